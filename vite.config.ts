@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  plugins: [react()],
+  // Relative asset URLs so the production build also works from a sub-path or file server.
+  base: './',
+  worker: { format: 'es' },
+  build: {
+    target: 'es2022',
+    // The test handle (window.__lab) is compiled in only when VITE_TEST_HANDLE=1 (e2e builds).
+    sourcemap: true,
+    chunkSizeWarningLimit: 4096,
+  },
+  test: {
+    include: ['src/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+    pool: 'forks',
+  },
+});
