@@ -1,0 +1,39 @@
+/** One point of the memory timeline, measured with tf.memory(). */
+export interface MemorySample {
+  /** Milliseconds since the run started. */ t: number;
+  /** Largest live tensor bytes (tf.memory().numBytes) seen since the previous sample. */ liveBytes: number;
+  /** Live tensors at the moment of the sample. */ numTensors: number;
+  /** Bytes the backend holds for live tensors (WebGPU numBytesInGPU / WebGL numBytesInGPU), when reported. */
+  gpuBytes?: number;
+  /** Bytes the backend has allocated including its pool of freed buffers (WebGPU numBytesAllocatedInGPU /
+   * WebGL numBytesInGPUAllocated), when reported. */
+  allocatedBytes?: number;
+}
+
+/** A named moment on the timeline (phase or epoch start). */
+export interface TimelineMarker {
+  /** Milliseconds since the run started. */ t: number;
+  /** Short text drawn at the marker. */ label: string;
+}
+
+/** Highest liveBytes among samples with from ≤ t < to; 0 when there are none. */
+export function peakLiveBytes(samples: readonly MemorySample[], from: number, to: number): number {
+  let peak = 0;
+  for (const s of samples) if (s.t >= from && s.t < to && s.liveBytes > peak) peak = s.liveBytes;
+  return peak;
+}
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** Bytes in decimal units with three significant digits, e.g. 3.21 MB (1 MB = 10^6 B, as GPU vendors count). */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes)) return '—';
+  let value = Math.abs(bytes);
+  let unit = 0;
+  while (value >= 1000 && unit < UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const digits = unit === 0 || value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  return `${bytes < 0 ? '-' : ''}${value.toFixed(digits)} ${UNITS[unit]}`;
+}

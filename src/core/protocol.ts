@@ -1,0 +1,117 @@
+// Messages between the UI thread and the training engine (a Web Worker, or the same thread as a
+// fallback). Pure types: both sides import them, neither imports the other.
+import type { AugmentConfig } from './config';
+import type { BackendInfo, BackendRequest } from './backend';
+import type { MemorySample } from './memory';
+
+/** Which preset of the EfficientNet-style builder to train. */
+export type ModelPreset = 'b0' | 'tiny';
+
+/** Everything a training run needs besides the images. */
+export interface TrainConfig {
+  /** Builder preset; weights are randomly initialised until pretrained weights land. */ model: ModelPreset;
+  /** Input height in pixels (images are resized to it). */ height: number;
+  /** Input width in pixels. */ width: number;
+  /** Images per batch, set on the dataset itself (the seed's trap: fit(batch_size) is ignored). */ batchSize: number;
+  /** Epochs with the backbone frozen (phase 1). */ frozenEpochs: number;
+  /** Epochs of fine-tuning (phase 2); 0 skips it. */ fineTuneEpochs: number;
+  /** Adam learning rate in phase 1. */ frozenLearningRate: number;
+  /** Adam learning rate in phase 2 (lower, as in the seed). */ fineTuneLearningRate: number;
+  /** Backbone layers unfrozen in phase 2, counted back from the last backbone layer. */ unfreezeLastN: number;
+  /** Training-only augmentation. */ augment: AugmentConfig;
+  /** Share of each class held out for validation. */ validationFraction: number;
+  /** Seed for the split, shuffling, augmentation and initialisation. */ seed: number;
+  /** EarlyStopping patience on val_loss, in epochs. */ patience: number;
+  /** Batches prepared ahead (tf.data prefetch). */ prefetch: number;
+}
+
+/** Where the engine reads one image from. */
+export type ImageSource = { kind: 'file'; file: Blob } | { kind: 'url'; url: string };
+
+/** One labelled image of the data set as it travels to the engine. */
+export interface SourceItem {
+  /** Path shown to the user, relative to the dropped folder. */ path: string;
+  /** Class index into DatasetPayload.classes. */ label: number;
+  /** Where to read the bytes. */ source: ImageSource;
+}
+
+/** The data set after scanning and splitting, as the engine receives it. */
+export interface DatasetPayload {
+  /** Class names; index = label. */ classes: string[];
+  /** Training items. */ train: SourceItem[];
+  /** Validation items. */ validation: SourceItem[];
+}
+
+export type TrainingPhase = 'frozen' | 'fine-tune';
+
+/** What the engine reports while it works. */
+export type EngineEvent =
+  | { kind: 'backend'; info: BackendInfo }
+  | {
+      kind: 'phase';
+      phase: TrainingPhase;
+      /** Milliseconds since the run started (same clock as memory samples). */ t: number;
+      trainableParams: number;
+      totalParams: number;
+      trainableLayers: number;
+      batchesPerEpoch: number;
+      epochs: number;
+    }
+  | {
+      kind: 'batch';
+      phase: TrainingPhase;
+      epoch: number;
+      batch: number;
+      batchesPerEpoch: number;
+      loss: number;
+      accuracy: number;
+      /** Wall time of this step in ms, measured. */ stepMs: number;
+      t: number;
+    }
+  | {
+      kind: 'epoch';
+      phase: TrainingPhase;
+      epoch: number;
+      loss: number;
+      accuracy: number;
+      valLoss: number;
+      valAccuracy: number;
+      t: number;
+    }
+  | { kind: 'memory'; samples: MemorySample[] }
+  | { kind: 'log'; level: 'info' | 'warn'; message: string };
+
+/** How a run ended. */
+export interface TrainResult {
+  /** 'completed': all epochs; 'early-stopped': patience ran out in the last phase; 'stopped': the user pressed Stop. */
+  outcome: 'completed' | 'early-stopped' | 'stopped';
+  /** Phases that ran, in order. */ phases: TrainingPhase[];
+  /** Last validation loss, NaN when no validation epoch finished. */ valLoss: number;
+  /** Last validation accuracy, NaN when none finished. */ valAccuracy: number;
+}
+
+/** An augmented sample for the preview grid. */
+export interface PreviewImage {
+  /** File the sample came from. */ path: string;
+  /** Class name. */ className: string;
+  /** RGBA pixels, 0–255, ready for ImageData. */ rgba: Uint8ClampedArray;
+  width: number;
+  height: number;
+}
+
+/** An error as it crosses the thread boundary (Error objects lose their fields when cloned). */
+export interface EngineError {
+  /** Error class name, e.g. 'RangeError'. */ name: string;
+  /** Human-readable message naming the file or setting at fault where known. */ message: string;
+}
+
+export type EngineRequest =
+  | { id: number; type: 'init'; backend: BackendRequest }
+  | { id: number; type: 'train'; config: TrainConfig; dataset: DatasetPayload }
+  | { id: number; type: 'stop' }
+  | { id: number; type: 'preview'; config: TrainConfig; dataset: DatasetPayload; count: number };
+
+export type EngineReply =
+  | { id: number; type: 'progress'; event: EngineEvent }
+  | { id: number; type: 'result'; value: unknown }
+  | { id: number; type: 'error'; error: EngineError };

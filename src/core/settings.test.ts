@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TRAIN_CONFIG, validateTrainConfig } from './settings';
+
+describe('validateTrainConfig', () => {
+  it('accepts the defaults', () => {
+    expect(validateTrainConfig(DEFAULT_TRAIN_CONFIG)).toEqual([]);
+  });
+  it('names each bad setting', () => {
+    const problems = validateTrainConfig({
+      ...DEFAULT_TRAIN_CONFIG,
+      batchSize: 0,
+      height: 12.5,
+      fineTuneLearningRate: 0,
+      validationFraction: 0,
+      augment: { ...DEFAULT_AUGMENT_BAD },
+    });
+    expect(problems).toEqual([
+      'Input height must be a whole number from 8 to 2048 (got 12.5).',
+      'Batch size must be a whole number from 1 to 1024 (got 0).',
+      'Fine-tune learning rate must be above 0 and below 10 (got 0).',
+      'Validation share must be above 0 and below 1 (got 0); EarlyStopping needs val_loss.',
+      'Brightness max delta must be a number ≥ 0 (got -1).',
+    ]);
+  });
+  it('needs at least one epoch', () => {
+    expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, frozenEpochs: 0, fineTuneEpochs: 0 })).toContain(
+      'Set at least one epoch in either phase.',
+    );
+  });
+});
+
+const DEFAULT_AUGMENT_BAD = {
+  flip: true,
+  brightnessMaxDelta: -1,
+  contrastRange: [0.5, 1.5] as [number, number],
+};

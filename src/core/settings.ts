@@ -1,0 +1,71 @@
+import { DEFAULT_AUGMENT, validateAugment } from './config';
+import type { TrainConfig } from './protocol';
+
+/**
+ * Defaults sized for the built-in sample on a laptop GPU: EfficientNet-B0 at 128×128. The seed's own
+ * case (EfficientNetV2L, 300×500, batch 28) is one click away in the presets.
+ */
+export const DEFAULT_TRAIN_CONFIG: TrainConfig = {
+  model: 'b0',
+  height: 128,
+  width: 128,
+  batchSize: 8,
+  frozenEpochs: 2,
+  fineTuneEpochs: 1,
+  frozenLearningRate: 1e-3,
+  fineTuneLearningRate: 1e-4,
+  unfreezeLastN: 20,
+  augment: DEFAULT_AUGMENT,
+  validationFraction: 0.2,
+  seed: 42,
+  patience: 2,
+  prefetch: 1,
+};
+
+const LIMITS = {
+  height: [8, 2048],
+  width: [8, 2048],
+  batchSize: [1, 1024],
+  frozenEpochs: [0, 1000],
+  fineTuneEpochs: [0, 1000],
+  unfreezeLastN: [0, 100_000],
+  patience: [1, 1000],
+  prefetch: [0, 16],
+} as const satisfies Partial<Record<keyof TrainConfig, readonly [number, number]>>;
+
+const LABELS: Record<keyof typeof LIMITS, string> = {
+  height: 'Input height',
+  width: 'Input width',
+  batchSize: 'Batch size',
+  frozenEpochs: 'Frozen epochs',
+  fineTuneEpochs: 'Fine-tune epochs',
+  unfreezeLastN: 'Unfrozen layers',
+  patience: 'Patience',
+  prefetch: 'Prefetch',
+};
+
+/** Problems with a configuration, each naming the setting; empty when it can run. */
+export function validateTrainConfig(c: TrainConfig): string[] {
+  const problems: string[] = [];
+  for (const [key, [lo, hi]] of Object.entries(LIMITS) as [
+    keyof typeof LIMITS,
+    readonly [number, number],
+  ][]) {
+    const v = c[key];
+    if (!Number.isInteger(v) || v < lo || v > hi)
+      problems.push(`${LABELS[key]} must be a whole number from ${lo} to ${hi} (got ${v}).`);
+  }
+  for (const [key, label] of [
+    ['frozenLearningRate', 'Frozen learning rate'],
+    ['fineTuneLearningRate', 'Fine-tune learning rate'],
+  ] as const) {
+    if (!(c[key] > 0 && c[key] < 10)) problems.push(`${label} must be above 0 and below 10 (got ${c[key]}).`);
+  }
+  if (!(c.validationFraction > 0 && c.validationFraction < 1)) {
+    problems.push(
+      `Validation share must be above 0 and below 1 (got ${c.validationFraction}); EarlyStopping needs val_loss.`,
+    );
+  }
+  if (c.frozenEpochs + c.fineTuneEpochs === 0) problems.push('Set at least one epoch in either phase.');
+  return [...problems, ...validateAugment(c.augment)];
+}
