@@ -1,0 +1,234 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AugmentConfig } from '../../core/config';
+import {
+  makeDataset,
+  toImageTensor,
+  type Batch,
+  type DecodedImage,
+  type PipelineItem,
+  type PipelineOptions,
+} from './pipeline';
+
+const NUM_CLASSES = 3;
+
+/** Item i has label i mod 3 and a path that encodes i. */
+const makeItems = (n: number): PipelineItem[] =>
+  Array.from({ length: n }, (_, i) => ({ path: `c${i % NUM_CLASSES}/${i}.png`, label: i % NUM_CLASSES }));
+
+const indexOf = (path: string): number => Number(/\/(\d+)\.png$/.exec(path)?.[1]);
+
+/**
+ * A fake browser decoder: RGBA images of varying size, every RGB value equal to the item's index,
+ * so after resizing (a constant image stays constant) each image still says which item it came from.
+ */
+const fakeDecode = async (item: PipelineItem): Promise<DecodedImage> => {
+  const width = 3 + (indexOf(item.path) % 3);
+  const height = 2;
+  const data = new Uint8ClampedArray(width * height * 4).fill(indexOf(item.path));
+  for (let a = 3; a < data.length; a += 4) data[a] = 255;
+  return { data, width, height, channels: 4 };
+};
+
+const options = (changes: Partial<PipelineOptions> = {}): PipelineOptions => ({
+  height: 4,
+  width: 5,
+  batchSize: 4,
+  numClasses: NUM_CLASSES,
+  seed: 1,
+  shuffle: false,
+  prefetch: 2,
+  decode: fakeDecode,
+  ...changes,
+});
+
+interface Seen {
+  xsShape: number[];
+  xsDtype: string;
+  ysShape: number[];
+  ysDtype: string;
+  xs: number[][][][];
+  ys: number[];
+}
+
+/** Iterates the whole dataset, reading and disposing every batch. */
+async function collect(ds: tf.data.Dataset<Batch>): Promise<Seen[]> {
+  const it = await ds.iterator();
+  const seen: Seen[] = [];
+  for (let r = await it.next(); !r.done; r = await it.next()) {
+    const { xs, ys } = r.value;
+    seen.push({
+      xsShape: xs.shape,
+      xsDtype: xs.dtype,
+      ysShape: ys.shape,
+      ysDtype: ys.dtype,
+      xs: xs.arraySync(),
+      ys: ys.arraySync(),
+    });
+    tf.dispose(r.value);
+  }
+  return seen;
+}
+
+/** The item index each image encodes (its top-left red value). */
+const imageIndices = (seen: Seen[]): number[] =>
+  seen.flatMap((b) => b.xs.map((img) => img[0]?.[0]?.[0] ?? NaN));
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+describe('toImageTensor', () => {
+  it('drops alpha and returns float32 0–255', () => {
+    const t = toImageTensor({
+      data: new Uint8Array([1, 2, 3, 255, 4, 5, 6, 128]),
+      width: 2,
+      height: 1,
+      channels: 4,
+    });
+    expect(t.dtype).toBe('float32');
+    expect(t.arraySync()).toEqual([
+      [
+        [1, 2, 3],
+        [4, 5, 6],
+      ],
+    ]);
+    t.dispose();
+  });
+
+  it('rejects a buffer of the wrong length', () => {
+    expect(() => toImageTensor({ data: new Uint8Array(5), width: 2, height: 1, channels: 3 })).toThrow(
+      /expected 2×1×3/,
+    );
+  });
+});
+
+describe('makeDataset', () => {
+  it('yields [B,H,W,3] float32 images and [B] int32 labels, keeping the last partial batch', async () => {
+    const seen = await collect(makeDataset(makeItems(10), options()));
+    expect(seen.map((b) => b.xsShape)).toEqual([
+      [4, 4, 5, 3],
+      [4, 4, 5, 3],
+      [2, 4, 5, 3],
+    ]);
+    expect(seen.map((b) => b.ysShape)).toEqual([[4], [4], [2]]);
+    expect(new Set(seen.map((b) => `${b.xsDtype}/${b.ysDtype}`))).toEqual(new Set(['float32/int32']));
+  });
+
+  it('keeps every label with its own image, in order or shuffled', async () => {
+    for (const shuffle of [false, true]) {
+      const seen = await collect(makeDataset(makeItems(11), options({ shuffle })));
+      const indices = imageIndices(seen);
+      expect(indices.slice().sort((a, b) => a - b)).toEqual([...Array(11).keys()]);
+      expect(seen.flatMap((b) => b.ys)).toEqual(indices.map((i) => i % NUM_CLASSES));
+      if (shuffle) expect(indices).not.toEqual([...Array(11).keys()]);
+    }
+  });
+
+  it('augments only when configured', async () => {
+    const plain = await collect(makeDataset(makeItems(8), options()));
+    const values = plain.flatMap((b) => b.xs.flat(3));
+    expect(values).toEqual(plain.flatMap((b, k) => b.xs.flat(3).map((_, j) => Math.floor(j / 60) + 4 * k)));
+
+    const brighter: AugmentConfig = { flip: false, brightnessMaxDelta: 40, contrastRange: [1, 1] };
+    const augmented = await collect(makeDataset(makeItems(8), options({ augment: brighter })));
+    const shifts = augmented.flatMap((b, k) => b.xs.map((img, j) => (img[0]?.[0]?.[0] ?? NaN) - (4 * k + j)));
+    expect(shifts.every((d) => Math.abs(d) <= 40)).toBe(true);
+    expect(new Set(shifts.map((d) => d.toFixed(3))).size).toBe(8);
+    expect(augmented.flatMap((b) => b.ys)).toEqual(plain.flatMap((b) => b.ys));
+  });
+
+  it('is deterministic for a seed, across datasets and repeated iteration', async () => {
+    const opts = options({
+      shuffle: true,
+      augment: { flip: true, brightnessMaxDelta: 30, contrastRange: [0.5, 1.5] },
+    });
+    const ds = makeDataset(makeItems(9), opts);
+    const first = await collect(ds);
+    expect(await collect(ds)).toEqual(first);
+    expect(await collect(makeDataset(makeItems(9), opts))).toEqual(first);
+    const other = await collect(makeDataset(makeItems(9), { ...opts, seed: 2 }));
+    expect(imageIndices(other)).not.toEqual(imageIndices(first));
+  });
+
+  it('rejects the next() of a batch whose file fails to decode, naming the file', async () => {
+    const decode = async (item: PipelineItem) => {
+      if (item.path === 'c1/4.png') throw new Error('corrupt JPEG');
+      if (item.path === 'c2/8.png') throw new Error('c2/8.png: truncated');
+      return fakeDecode(item);
+    };
+    const before = tf.memory().numTensors;
+    const it = await makeDataset(makeItems(10), options({ decode })).iterator();
+    tf.dispose((await it.next()).value);
+    await expect(it.next()).rejects.toThrow('Could not load c1/4.png: corrupt JPEG');
+    // Only that batch fails: the stream goes on, and a message that already names the file is kept as is.
+    await expect(it.next()).rejects.toThrow(/^c2\/8\.png: truncated$/);
+    expect((await it.next()).done).toBe(true);
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
+  it('leaks no tensors over a full pass', async () => {
+    const before = tf.memory().numTensors;
+    const opts = options({
+      shuffle: true,
+      augment: { flip: true, brightnessMaxDelta: 10, contrastRange: [0.8, 1.2] },
+    });
+    expect(await collect(makeDataset(makeItems(13), opts))).toHaveLength(4);
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
+  it('decodes lazily, prefetch batches ahead of the consumer', async () => {
+    for (const prefetch of [0, 1, 2]) {
+      const decoded: string[] = [];
+      const decode = (item: PipelineItem) => {
+        decoded.push(item.path);
+        return fakeDecode(item);
+      };
+      const it = await makeDataset(makeItems(40), options({ prefetch, decode })).iterator();
+      const first = await it.next();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(decoded).toHaveLength(4 * (1 + prefetch));
+      // Drain so the prefetched batches are disposed too.
+      for (let r = first; !r.done; r = await it.next()) tf.dispose(r.value);
+    }
+  });
+
+  it('ends early once isStopped() turns true, decoding no further images', async () => {
+    let decoded = 0;
+    let stopped = false;
+    const before = tf.memory().numTensors;
+    const decode = async (item: PipelineItem) => {
+      decoded++;
+      return fakeDecode(item);
+    };
+    const ds = makeDataset(makeItems(40), options({ decode, prefetch: 0, isStopped: () => stopped }));
+    const it = await ds.iterator();
+    const first = await it.next();
+    tf.dispose(first.value as Batch);
+    stopped = true;
+    let rest = 0;
+    for (let r = await it.next(); !r.done; r = await it.next()) {
+      rest++;
+      tf.dispose(r.value);
+    }
+    expect(decoded).toBeLessThanOrEqual(8);
+    expect(rest).toBeLessThanOrEqual(1);
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
+  it('validates options and labels up front', () => {
+    expect(() => makeDataset(makeItems(3), options({ batchSize: 0 }))).toThrow(
+      /batchSize must be a positive integer/,
+    );
+    expect(() => makeDataset(makeItems(3), options({ prefetch: -1 }))).toThrow(RangeError);
+    expect(() => makeDataset([{ path: 'x/1.png', label: 3 }], options())).toThrow(
+      'x/1.png has label 3, outside [0, 3).',
+    );
+    expect(() =>
+      makeDataset(
+        makeItems(3),
+        options({ augment: { flip: true, brightnessMaxDelta: -1, contrastRange: [1, 1] } }),
+      ),
+    ).toThrow(/Invalid augmentation: Brightness max delta/);
+  });
+});
