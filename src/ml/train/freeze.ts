@@ -1,0 +1,38 @@
+import type * as tf from '@tensorflow/tfjs';
+import type { TrainingPhase } from '../../core/protocol';
+
+/** Trainable state of a classifier after a phase was set up. */
+export interface TrainableSummary {
+  /** Parameters that receive gradients. */ trainableParams: number;
+  /** All parameters, including BatchNorm moving statistics. */ totalParams: number;
+  /** Layers with trainable weights. */ trainableLayers: number;
+}
+
+/**
+ * Keras semantics for the two phases. Frozen: every backbone layer (index < backboneLayerCount) is
+ * not trainable and the head is. Fine-tune: additionally the last `unfreezeLastN` backbone layers
+ * (counting every layer, as `base_model.layers[-N:]` does in Keras) become trainable.
+ */
+export function applyPhase(
+  model: tf.LayersModel,
+  backboneLayerCount: number,
+  phase: TrainingPhase,
+  unfreezeLastN: number,
+): TrainableSummary {
+  const firstUnfrozen =
+    phase === 'frozen' ? backboneLayerCount : Math.max(1, backboneLayerCount - unfreezeLastN);
+  model.layers.forEach((layer, i) => {
+    layer.trainable = i >= firstUnfrozen;
+  });
+  return summarise(model);
+}
+
+export function summarise(model: tf.LayersModel): TrainableSummary {
+  const count = (ws: readonly { shape: readonly (number | null)[] }[]) =>
+    ws.reduce((n, w) => n + w.shape.reduce<number>((a, b) => a * (b ?? 1), 1), 0);
+  return {
+    trainableParams: count(model.trainableWeights),
+    totalParams: count(model.weights),
+    trainableLayers: model.layers.filter((l) => l.trainable && l.trainableWeights.length > 0).length,
+  };
+}

@@ -1,0 +1,180 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../core/protocol';
+import type { Batch } from '../data/pipeline';
+import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
+import { applyPhase } from './freeze';
+import { forEachBatch, runTraining, Trainer } from './trainer';
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+const SIZE = 32;
+const CLASSES = 3;
+
+function tiny() {
+  return buildClassifier({
+    ...EFFICIENTNET_PRESETS.tiny,
+    height: SIZE,
+    width: SIZE,
+    numClasses: CLASSES,
+    seed: 7,
+  });
+}
+
+/** A batch whose class is visible in the pixels (brightness), so a step has something to learn. */
+function makeBatch(n: number, offset = 0): Batch {
+  return tf.tidy(() => {
+    const labels = Array.from({ length: n }, (_, i) => (i + offset) % CLASSES);
+    const xs = tf.stack(labels.map((l) => tf.fill([SIZE, SIZE, 3], 40 + l * 80))) as tf.Tensor4D;
+    return { xs, ys: tf.tensor1d(labels, 'int32') };
+  });
+}
+
+function dataset(batches: number, batchSize: number): tf.data.Dataset<Batch> {
+  return tf.data.generator(function* () {
+    for (let b = 0; b < batches; b++) yield makeBatch(batchSize, b);
+  });
+}
+
+describe('Trainer', () => {
+  it('steps twice without leaking: numTensors after step 2 equals after step 1', async () => {
+    const { model, backboneLayerCount } = tiny();
+    const trainer = new Trainer(model, backboneLayerCount);
+    trainer.compile('fine-tune', 1e-3, 1000);
+    const batch = makeBatch(4);
+    const m1 = await trainer.step(batch);
+    const afterFirst = tf.memory().numTensors;
+    const m2 = await trainer.step(batch);
+    expect(tf.memory().numTensors).toBe(afterFirst);
+    expect(Number.isFinite(m1.loss) && Number.isFinite(m2.loss)).toBe(true);
+    expect(m1.accuracy).toBeGreaterThanOrEqual(0);
+    tf.dispose(batch);
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('frozen phase changes only the head; frozen BatchNorm keeps its moving statistics', async () => {
+    const { model, backboneLayerCount } = tiny();
+    const trainer = new Trainer(model, backboneLayerCount);
+    const summary = trainer.compile('frozen', 1e-2, 0);
+    const read = (layer: string) =>
+      model
+        .getLayer(layer)
+        .getWeights()
+        .map((w) => Array.from(w.dataSync()));
+    const stemBefore = read('stem_bn');
+    const convBefore = read('stem_conv');
+    const headBefore = read('predictions');
+    const batch = makeBatch(6);
+    await trainer.step(batch);
+    await trainer.step(batch);
+    expect(read('stem_bn')).toEqual(stemBefore);
+    expect(read('stem_conv')).toEqual(convBefore);
+    expect(read('predictions')).not.toEqual(headBefore);
+    expect(summary.trainableLayers).toBe(2);
+    tf.dispose(batch);
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('recompiling for fine-tuning makes the last N backbone layers trainable', () => {
+    const { model, backboneLayerCount } = tiny();
+    const frozen = applyPhase(model, backboneLayerCount, 'frozen', 0);
+    const fine = applyPhase(model, backboneLayerCount, 'fine-tune', 3);
+    expect(fine.trainableParams).toBeGreaterThan(frozen.trainableParams);
+    expect(model.layers.slice(backboneLayerCount - 3).every((l) => l.trainable)).toBe(true);
+    expect(model.layers[backboneLayerCount - 4]!.trainable).toBe(false);
+    const all = applyPhase(model, backboneLayerCount, 'fine-tune', 10_000);
+    expect(all.trainableParams + 2 * model.getLayer('top_bn').getWeights()[0]!.size).toBeLessThanOrEqual(
+      all.totalParams,
+    );
+    model.dispose();
+  });
+});
+
+describe('forEachBatch', () => {
+  it('disposes every batch, also the ones left when stopped early', async () => {
+    const before = tf.memory().numTensors;
+    let calls = 0;
+    const stopped = await forEachBatch(
+      dataset(5, 2).prefetch(3),
+      () => calls >= 2,
+      async () => {
+        calls++;
+      },
+    );
+    expect(stopped).toBe(true);
+    expect(calls).toBe(2);
+    expect(tf.memory().numTensors).toBe(before);
+  });
+});
+
+describe('runTraining', () => {
+  it('runs the frozen phase then fine-tuning, emitting phases, batches and epochs', async () => {
+    const { model, backboneLayerCount } = tiny();
+    const trainer = new Trainer(model, backboneLayerCount);
+    const events: EngineEvent[] = [];
+    const before = tf.memory().numTensors;
+    const result = await runTraining(
+      trainer,
+      [
+        { phase: 'frozen', epochs: 1, learningRate: 1e-3, unfreezeLastN: 0 },
+        { phase: 'fine-tune', epochs: 1, learningRate: 1e-4, unfreezeLastN: 10 },
+      ],
+      {
+        dataset: (split) => dataset(split === 'train' ? 2 : 1, 3),
+        batchesPerEpoch: 2,
+        patience: 2,
+        now: () => 0,
+        emit: (e) => events.push(e),
+        shouldStop: () => false,
+        yieldToEventLoop: async () => {},
+      },
+    );
+    expect(result.outcome).toBe('completed');
+    expect(result.phases).toEqual(['frozen', 'fine-tune']);
+    expect(events.map((e) => e.kind)).toEqual([
+      'phase',
+      'batch',
+      'batch',
+      'epoch',
+      'phase',
+      'batch',
+      'batch',
+      'epoch',
+    ]);
+    const phases = events.filter((e) => e.kind === 'phase');
+    expect(phases[1]!.trainableParams).toBeGreaterThan(phases[0]!.trainableParams);
+    trainer.dispose();
+    // Only the Adam slots are gone; the model's variables remain until it is disposed.
+    expect(tf.memory().numTensors).toBe(before);
+    model.dispose();
+  });
+
+  it('stops between steps when asked and reports it', async () => {
+    const { model, backboneLayerCount } = tiny();
+    const trainer = new Trainer(model, backboneLayerCount);
+    let steps = 0;
+    const result = await runTraining(
+      trainer,
+      [{ phase: 'frozen', epochs: 3, learningRate: 1e-3, unfreezeLastN: 0 }],
+      {
+        dataset: () => dataset(4, 2),
+        batchesPerEpoch: 4,
+        patience: 2,
+        now: () => 0,
+        emit: (e) => {
+          if (e.kind === 'batch') steps++;
+        },
+        shouldStop: () => steps >= 1,
+        yieldToEventLoop: async () => {},
+      },
+    );
+    expect(result.outcome).toBe('stopped');
+    expect(steps).toBe(1);
+    trainer.dispose();
+    model.dispose();
+  });
+});

@@ -1,0 +1,214 @@
+import * as tf from '@tensorflow/tfjs';
+import type { EngineEvent, TrainingPhase, TrainResult } from '../../core/protocol';
+import { EarlyStopping } from '../../core/earlyStopping';
+import type { Batch } from '../data/pipeline';
+import { applyPhase, type TrainableSummary } from './freeze';
+import { sparseAccuracy, sparseCategoricalCrossentropy } from './losses';
+
+/** Loss and accuracy of one step or one pass over a data set. */
+export interface Metrics {
+  loss: number;
+  accuracy: number;
+}
+
+/**
+ * Owns the optimizer and steps one classifier (a custom loop rather than model.fit, so every step can
+ * be measured, stopped and, later, guarded against running out of memory).
+ */
+export class Trainer {
+  private optimizer: tf.Optimizer | null = null;
+  private variables: tf.Variable[] = [];
+
+  constructor(
+    readonly model: tf.LayersModel,
+    /** Layers before the head (index of 'avg_pool'). */ readonly backboneLayerCount: number,
+  ) {}
+
+  /**
+   * Keras' "recompile": set which layers train for the phase and start a fresh Adam, whose slots are
+   * then created for exactly the trainable variables.
+   */
+  compile(phase: TrainingPhase, learningRate: number, unfreezeLastN: number): TrainableSummary {
+    const summary = applyPhase(this.model, this.backboneLayerCount, phase, unfreezeLastN);
+    this.optimizer?.dispose();
+    this.optimizer = tf.train.adam(learningRate);
+    this.variables = this.model.trainableWeights.map((w) => w.read() as tf.Variable);
+    return summary;
+  }
+
+  /** One forward + backward + Adam update. The batch stays owned by the caller. */
+  async step(batch: Batch): Promise<Metrics> {
+    const optimizer = this.optimizer;
+    if (!optimizer) throw new Error('Trainer.step() called before compile()');
+    let accuracy: tf.Scalar | null = null;
+    const { value, grads } = tf.variableGrads(() => {
+      const probs = this.model.apply(batch.xs, { training: true }) as tf.Tensor2D;
+      // Kept past the gradient tidy; disposed below once read.
+      accuracy = tf.keep(sparseAccuracy(batch.ys, probs));
+      return sparseCategoricalCrossentropy(batch.ys, probs);
+    }, this.variables);
+    optimizer.applyGradients(grads);
+    tf.dispose(grads);
+    const acc = accuracy as tf.Scalar | null;
+    const [loss, accValue] = await Promise.all([
+      value.data(),
+      acc ? acc.data() : Promise.resolve([Number.NaN]),
+    ]);
+    tf.dispose(acc ? [value, acc] : value);
+    return { loss: loss[0] ?? Number.NaN, accuracy: accValue[0] ?? Number.NaN };
+  }
+
+  /** Mean loss and accuracy in inference mode (dropout off, BatchNorm on moving statistics). */
+  async evaluate(dataset: tf.data.Dataset<Batch>, shouldStop: () => boolean = () => false): Promise<Metrics> {
+    let lossSum = 0;
+    let correct = 0;
+    let count = 0;
+    await forEachBatch(dataset, shouldStop, async (batch) => {
+      const n = batch.ys.shape[0];
+      const [loss, acc] = tf.tidy(() => {
+        const probs = this.model.apply(batch.xs, { training: false }) as tf.Tensor2D;
+        return [sparseCategoricalCrossentropy(batch.ys, probs), sparseAccuracy(batch.ys, probs)];
+      });
+      const [l, a] = await Promise.all([loss.data(), acc.data()]);
+      tf.dispose([loss, acc]);
+      lossSum += (l[0] ?? Number.NaN) * n;
+      correct += (a[0] ?? Number.NaN) * n;
+      count += n;
+    });
+    return count === 0
+      ? { loss: Number.NaN, accuracy: Number.NaN }
+      : { loss: lossSum / count, accuracy: correct / count };
+  }
+
+  /** Frees the optimizer's slots; the model stays with its owner. */
+  dispose(): void {
+    this.optimizer?.dispose();
+    this.optimizer = null;
+    this.variables = [];
+  }
+}
+
+/**
+ * Runs `fn` on each batch and disposes it afterwards. When stopped early the iterator is drained so
+ * batches already prefetched are disposed too, not leaked.
+ */
+export async function forEachBatch(
+  dataset: tf.data.Dataset<Batch>,
+  shouldStop: () => boolean,
+  fn: (batch: Batch, index: number) => Promise<void>,
+): Promise<boolean> {
+  const iterator = await dataset.iterator();
+  let index = 0;
+  let stopped = false;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) break;
+    try {
+      if (!stopped) await fn(next.value, index++);
+    } finally {
+      tf.dispose([next.value.xs, next.value.ys]);
+    }
+    if (!stopped && shouldStop()) stopped = true;
+  }
+  return stopped;
+}
+
+/** One phase of the plan. */
+export interface PhasePlan {
+  phase: TrainingPhase;
+  epochs: number;
+  learningRate: number;
+  unfreezeLastN: number;
+}
+
+/** What the run loop needs from its surroundings. */
+export interface RunContext {
+  /** Fresh data set for a split and epoch (the epoch reseeds shuffling and augmentation). */
+  dataset: (split: 'train' | 'validation', epoch: number) => tf.data.Dataset<Batch>;
+  /** Batches per training epoch, for progress. */ batchesPerEpoch: number;
+  /** EarlyStopping patience on val_loss. */ patience: number;
+  /** Milliseconds since the run started. */ now: () => number;
+  /** Receives phase, batch and epoch events. */ emit: (event: EngineEvent) => void;
+  /** True once the user pressed Stop; checked between steps. */ shouldStop: () => boolean;
+  /** Lets messages (Stop) and timers (memory sampling) run between steps. */ yieldToEventLoop: () => Promise<void>;
+}
+
+/** Frozen phase then fine-tuning, with EarlyStopping per phase (as the seed's two fit() calls). */
+export async function runTraining(
+  trainer: Trainer,
+  plan: readonly PhasePlan[],
+  ctx: RunContext,
+): Promise<TrainResult> {
+  const phases: TrainingPhase[] = [];
+  let last: Metrics = { loss: Number.NaN, accuracy: Number.NaN };
+  let outcome: TrainResult['outcome'] = 'completed';
+  let epochIndex = 0;
+  for (const p of plan) {
+    if (p.epochs <= 0) continue;
+    const summary = trainer.compile(p.phase, p.learningRate, p.unfreezeLastN);
+    phases.push(p.phase);
+    ctx.emit({
+      kind: 'phase',
+      phase: p.phase,
+      t: ctx.now(),
+      ...summary,
+      batchesPerEpoch: ctx.batchesPerEpoch,
+      epochs: p.epochs,
+    });
+    const early = new EarlyStopping(ctx.patience);
+    outcome = 'completed';
+    for (let epoch = 0; epoch < p.epochs; epoch++, epochIndex++) {
+      let lossSum = 0;
+      let accSum = 0;
+      let seen = 0;
+      const stopped = await forEachBatch(
+        ctx.dataset('train', epochIndex),
+        ctx.shouldStop,
+        async (batch, i) => {
+          const start = performance.now();
+          const m = await trainer.step(batch);
+          const n = batch.ys.shape[0];
+          lossSum += m.loss * n;
+          accSum += m.accuracy * n;
+          seen += n;
+          ctx.emit({
+            kind: 'batch',
+            phase: p.phase,
+            epoch,
+            batch: i,
+            batchesPerEpoch: ctx.batchesPerEpoch,
+            ...m,
+            stepMs: performance.now() - start,
+            t: ctx.now(),
+          });
+          await ctx.yieldToEventLoop();
+        },
+      );
+      if (stopped) return { outcome: 'stopped', phases, valLoss: last.loss, valAccuracy: last.accuracy };
+      const val = await trainer.evaluate(ctx.dataset('validation', epochIndex), ctx.shouldStop);
+      if (ctx.shouldStop())
+        return { outcome: 'stopped', phases, valLoss: last.loss, valAccuracy: last.accuracy };
+      last = val;
+      ctx.emit({
+        kind: 'epoch',
+        phase: p.phase,
+        epoch,
+        loss: lossSum / seen,
+        accuracy: accSum / seen,
+        valLoss: val.loss,
+        valAccuracy: val.accuracy,
+        t: ctx.now(),
+      });
+      if (Number.isFinite(val.loss) && early.update(val.loss)) {
+        ctx.emit({
+          kind: 'log',
+          level: 'info',
+          message: `EarlyStopping: val_loss did not improve for ${ctx.patience} epochs; ${p.phase} phase ends after epoch ${epoch + 1}.`,
+        });
+        outcome = 'early-stopped';
+        break;
+      }
+    }
+  }
+  return { outcome, phases, valLoss: last.loss, valAccuracy: last.accuracy };
+}
