@@ -55,29 +55,32 @@ describe('Trainer', () => {
     model.dispose();
   });
 
-  it('frozen phase changes only the head; frozen BatchNorm keeps its moving statistics', async () => {
-    const { model, backboneLayerCount } = tiny();
-    const trainer = new Trainer(model, backboneLayerCount);
-    const summary = trainer.compile('frozen', 1e-2, 0);
-    const read = (layer: string) =>
-      model
-        .getLayer(layer)
-        .getWeights()
-        .map((w) => Array.from(w.dataSync()));
-    const stemBefore = read('stem_bn');
-    const convBefore = read('stem_conv');
-    const headBefore = read('predictions');
-    const batch = makeBatch(6);
-    await trainer.step(batch);
-    await trainer.step(batch);
-    expect(read('stem_bn')).toEqual(stemBefore);
-    expect(read('stem_conv')).toEqual(convBefore);
-    expect(read('predictions')).not.toEqual(headBefore);
-    expect(summary.trainableLayers).toBe(2);
-    tf.dispose(batch);
-    trainer.dispose();
-    model.dispose();
-  });
+  it.each([true, false])(
+    'frozen phase changes only the head; frozen BatchNorm keeps its moving statistics (outside tape: %s)',
+    async (outside) => {
+      const { model, backboneLayerCount } = tiny();
+      const trainer = new Trainer(model, backboneLayerCount, { frozenBackboneOutsideTape: outside });
+      const summary = trainer.compile('frozen', 1e-2, 0);
+      const read = (layer: string) =>
+        model
+          .getLayer(layer)
+          .getWeights()
+          .map((w) => Array.from(w.dataSync()));
+      const stemBefore = read('stem_bn');
+      const convBefore = read('stem_conv');
+      const headBefore = read('predictions');
+      const batch = makeBatch(6);
+      await trainer.step(batch);
+      await trainer.step(batch);
+      expect(read('stem_bn')).toEqual(stemBefore);
+      expect(read('stem_conv')).toEqual(convBefore);
+      expect(read('predictions')).not.toEqual(headBefore);
+      expect(summary.trainableLayers).toBe(2);
+      tf.dispose(batch);
+      trainer.dispose();
+      model.dispose();
+    },
+  );
 
   it('recompiling for fine-tuning makes the last N backbone layers trainable', () => {
     const { model, backboneLayerCount } = tiny();
@@ -90,6 +93,68 @@ describe('Trainer', () => {
     expect(all.trainableParams + 2 * model.getLayer('top_bn').getWeights()[0]!.size).toBeLessThanOrEqual(
       all.totalParams,
     );
+    model.dispose();
+  });
+});
+
+describe('frozen backbone outside the tape', () => {
+  /** Seeded build with the head's dropout off, so two steps can be compared value for value. */
+  function deterministic() {
+    const built = tiny();
+    for (const name of ['head_dropout_1', 'head_dropout_2', 'block6a_drop', 'block7a_drop']) {
+      const layer = built.model.layers.find((l) => l.name === name);
+      // Test-only: dropout draws unseeded masks, which would make the two runs differ.
+      if (layer) (layer as unknown as { rate: number }).rate = 0;
+    }
+    return built;
+  }
+
+  async function stepOnce(
+    outside: boolean,
+  ): Promise<{ weights: Float32Array[]; peak: number; loss: number }> {
+    const { model, backboneLayerCount } = deterministic();
+    const trainer = new Trainer(model, backboneLayerCount, { frozenBackboneOutsideTape: outside });
+    trainer.compile('frozen', 1e-2, 0);
+    const batch = makeBatch(8);
+    let loss = 0;
+    const profile = await tf.profile(async () => {
+      loss = (await trainer.step(batch)).loss;
+    });
+    const weights = model
+      .getLayer('head_dense')
+      .getWeights()
+      .map((w) => w.dataSync() as Float32Array);
+    tf.dispose(batch);
+    trainer.dispose();
+    model.dispose();
+    return { weights, peak: profile.peakBytes, loss };
+  }
+
+  it('gives the same update as the taped step, at a lower measured peak', async () => {
+    const taped = await stepOnce(false);
+    const outside = await stepOnce(true);
+    expect(outside.loss).toBeCloseTo(taped.loss, 5);
+    outside.weights.forEach((w, i) => {
+      const ref = taped.weights[i]!;
+      expect(Math.max(...w.map((v, j) => Math.abs(v - ref[j]!)))).toBeLessThan(1e-5);
+    });
+    expect(outside.peak).toBeLessThan(taped.peak * 0.75);
+  });
+
+  it('leaks nothing across steps', async () => {
+    const { model, backboneLayerCount } = tiny();
+    const trainer = new Trainer(model, backboneLayerCount);
+    trainer.compile('frozen', 1e-3, 0);
+    expect(trainer.backboneOutsideTape).toBe(true);
+    const batch = makeBatch(4);
+    await trainer.step(batch);
+    const after1 = tf.memory().numTensors;
+    await trainer.step(batch);
+    expect(tf.memory().numTensors).toBe(after1);
+    trainer.compile('fine-tune', 1e-4, 5);
+    expect(trainer.backboneOutsideTape).toBe(false);
+    tf.dispose(batch);
+    trainer.dispose();
     model.dispose();
   });
 });

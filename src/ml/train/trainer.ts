@@ -15,13 +15,36 @@ export interface Metrics {
  * Owns the optimizer and steps one classifier (a custom loop rather than model.fit, so every step can
  * be measured, stopped and, later, guarded against running out of memory).
  */
+/** The classifier cut where the head starts: both halves share the classifier's layers and weights. */
+interface SplitModel {
+  backbone: tf.LayersModel;
+  head: tf.LayersModel;
+}
+
+/** Options of the training step. */
+export interface TrainerOptions {
+  /**
+   * In the frozen phase, run the backbone outside the gradient tape. tfjs keeps every taped
+   * activation alive until backprop ends, even for layers that get no gradient; outside the tape
+   * they are freed as soon as the next layer has used them. Same maths, lower peak.
+   */
+  frozenBackboneOutsideTape: boolean;
+}
+
+/**
+ * Owns the optimizer and steps one classifier (a custom loop rather than model.fit, so every step can
+ * be measured, stopped and, later, guarded against running out of memory).
+ */
 export class Trainer {
   private optimizer: tf.Optimizer | null = null;
   private variables: tf.Variable[] = [];
+  private phase: TrainingPhase = 'frozen';
+  private split: SplitModel | null = null;
 
   constructor(
     readonly model: tf.LayersModel,
     /** Layers before the head (index of 'avg_pool'). */ readonly backboneLayerCount: number,
+    readonly options: TrainerOptions = { frozenBackboneOutsideTape: true },
   ) {}
 
   /**
@@ -30,10 +53,37 @@ export class Trainer {
    */
   compile(phase: TrainingPhase, learningRate: number, unfreezeLastN: number): TrainableSummary {
     const summary = applyPhase(this.model, this.backboneLayerCount, phase, unfreezeLastN);
+    this.phase = phase;
     this.optimizer?.dispose();
     this.optimizer = tf.train.adam(learningRate);
     this.variables = this.model.trainableWeights.map((w) => w.read() as tf.Variable);
     return summary;
+  }
+
+  /** Whether the next step runs the backbone outside the tape. */
+  get backboneOutsideTape(): boolean {
+    return this.phase === 'frozen' && this.options.frozenBackboneOutsideTape;
+  }
+
+  /** Backbone and head as two models over the same layers, built once (each build adds graph nodes). */
+  private splitModel(): SplitModel {
+    if (this.split) return this.split;
+    const layers = this.model.layers;
+    const last = layers[this.backboneLayerCount - 1]!;
+    const backbone = tf.model({ inputs: this.model.inputs, outputs: last.output as tf.SymbolicTensor });
+    const featureShape = (last.outputShape as (number | null)[]).slice(1) as number[];
+    const input = tf.input({ shape: featureShape });
+    const output = layers
+      .slice(this.backboneLayerCount)
+      .reduce<tf.SymbolicTensor>((x, layer) => layer.apply(x) as tf.SymbolicTensor, input);
+    this.split = { backbone, head: tf.model({ inputs: input, outputs: output }) };
+    return this.split;
+  }
+
+  /** Class probabilities in training mode, taped from the first layer or only from the head. */
+  private forward(xs: tf.Tensor4D, features: tf.Tensor | null): tf.Tensor2D {
+    if (features) return this.splitModel().head.apply(features, { training: true }) as tf.Tensor2D;
+    return this.model.apply(xs, { training: true }) as tf.Tensor2D;
   }
 
   /** One forward + backward + Adam update. The batch stays owned by the caller. */
@@ -41,14 +91,19 @@ export class Trainer {
     const optimizer = this.optimizer;
     if (!optimizer) throw new Error('Trainer.step() called before compile()');
     let accuracy: tf.Scalar | null = null;
+    // Frozen backbone: computed before the tape starts, so its intermediate activations are freed at once.
+    const features = this.backboneOutsideTape
+      ? tf.tidy(() => this.splitModel().backbone.apply(batch.xs, { training: false }) as tf.Tensor)
+      : null;
     const { value, grads } = tf.variableGrads(() => {
-      const probs = this.model.apply(batch.xs, { training: true }) as tf.Tensor2D;
+      const probs = this.forward(batch.xs, features);
       // Kept past the gradient tidy; disposed below once read.
       accuracy = tf.keep(sparseAccuracy(batch.ys, probs));
       return sparseCategoricalCrossentropy(batch.ys, probs);
     }, this.variables);
     optimizer.applyGradients(grads);
     tf.dispose(grads);
+    features?.dispose();
     const acc = accuracy as tf.Scalar | null;
     const [loss, accValue] = await Promise.all([
       value.data(),
@@ -80,7 +135,7 @@ export class Trainer {
       : { loss: lossSum / count, accuracy: correct / count };
   }
 
-  /** Frees the optimizer's slots; the model stays with its owner. */
+  /** Frees the optimizer's slots; the model stays with its owner (the split models own no weights). */
   dispose(): void {
     this.optimizer?.dispose();
     this.optimizer = null;
