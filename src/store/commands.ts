@@ -1,0 +1,24 @@
+import type { BackendRequest } from '../core/backend';
+
+/** What the views can ask for. The engine client implements it; the views never see the engine. */
+export interface LabCommands {
+  useSample(): Promise<void>;
+  dropFolder(data: DataTransfer): Promise<void>;
+  chooseFolder(files: FileList): Promise<void>;
+  train(): Promise<void>;
+  stop(): Promise<void>;
+  refreshPreview(): Promise<void>;
+  setBackend(request: BackendRequest): Promise<void>;
+}
+
+let current: LabCommands | null = null;
+
+/** Called once at start-up by main.tsx. */
+export function provideCommands(commands: LabCommands): void {
+  current = commands;
+}
+
+export function commands(): LabCommands {
+  if (!current) throw new Error('Lab commands used before start-up provided them.');
+  return current;
+}

@@ -1,0 +1,57 @@
+import { createStore } from 'zustand/vanilla';
+import { persist, createJSONStorage } from 'zustand/middleware';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
+import type { LabState, RunSlice } from './types';
+
+export const INITIAL_RUN: RunSlice['run'] = {
+  status: 'idle',
+  config: null,
+  phases: [],
+  batches: [],
+  epochs: [],
+  progress: { done: 0, total: 0 },
+  result: null,
+  error: null,
+  backend: null,
+};
+
+function initialState(): LabState {
+  return {
+    config: DEFAULT_TRAIN_CONFIG,
+    backendRequest: 'auto',
+    dataset: { status: 'empty', name: '', scan: null, sources: [], progress: null, error: null },
+    engine: { status: 'starting', backend: null, error: null },
+    run: INITIAL_RUN,
+    memory: { samples: [], markers: [] },
+    preview: { status: 'idle', images: [], error: null },
+    log: [],
+  };
+}
+
+/**
+ * The one store. Slices are plain data; the commands that change them live with the engine client
+ * (src/workers/client.ts), which calls setState directly. Only the settings survive a reload: files
+ * dropped in a previous visit cannot be re-read without the user dropping them again.
+ */
+export const labStore = createStore<LabState>()(
+  persist(() => initialState(), {
+    name: 'vram-lab-settings',
+    version: 1,
+    storage: createJSONStorage(() => localStorage),
+    partialize: (s) => ({ config: s.config, backendRequest: s.backendRequest }),
+    merge: (persisted, current) => {
+      const p = (persisted ?? {}) as Partial<LabState>;
+      return { ...current, ...p, config: { ...current.config, ...p.config } };
+    },
+  }),
+);
+
+/** Appends a log line (kept to the last 200). */
+export function appendLog(level: 'info' | 'warn' | 'error', message: string): void {
+  labStore.setState((s) => ({ log: [...s.log.slice(-199), { level, message, at: Date.now() }] }));
+}
+
+/** Changes some training settings (persisted). */
+export function updateConfig(patch: Partial<LabState['config']>): void {
+  labStore.setState((s) => ({ config: { ...s.config, ...patch } }));
+}

@@ -1,0 +1,117 @@
+import type { BackendInfo, BackendRequest } from '../core/backend';
+import type { MemorySample, TimelineMarker } from '../core/memory';
+import type { ImageSource, PreviewImage, TrainConfig, TrainingPhase, TrainResult } from '../core/protocol';
+import type { ScanResult } from '../core/scan';
+
+/** Settings the user chose; persisted across reloads. */
+export interface SettingsSlice {
+  config: TrainConfig;
+  backendRequest: BackendRequest;
+}
+
+/** Work in progress with a known total, for progress bars with an ETA. */
+export interface Progress {
+  done: number;
+  total: number;
+  /** performance.now() when the work started. */ startedAt: number;
+  /** Milliseconds from the start to the latest `done` update. */ elapsedMs: number;
+}
+
+export interface DatasetSlice {
+  dataset: {
+    status: 'empty' | 'scanning' | 'ready' | 'error';
+    /** 'Built-in sample' or the dropped folder's name. */ name: string;
+    scan: ScanResult | null;
+    /** Where each found file's bytes are, indexed like ScanResult's fileIndex. */ sources: ImageSource[];
+    /** Decode check progress while scanning. */ progress: Progress | null;
+    /** Why loading failed as a whole (single files go to scan.skipped). */ error: string | null;
+  };
+}
+
+export interface EngineSlice {
+  engine: {
+    status: 'starting' | 'ready' | 'failed';
+    backend: BackendInfo | null;
+    error: string | null;
+  };
+}
+
+/** One training step as the charts show it. */
+export interface BatchPoint {
+  /** Steps since the run started, both phases. */ step: number;
+  phase: TrainingPhase;
+  epoch: number;
+  /** Batch index within the epoch, 0-based. */ batch: number;
+  loss: number;
+  accuracy: number;
+  /** Measured step time, ms. */ stepMs: number;
+}
+
+/** One finished epoch. */
+export interface EpochPoint {
+  /** Epochs since the run started, both phases, 1-based. */ epoch: number;
+  phase: TrainingPhase;
+  /** Step count when the epoch ended, to align with batch points. */ step: number;
+  loss: number;
+  accuracy: number;
+  valLoss: number;
+  valAccuracy: number;
+}
+
+/** A phase as it started, with what it trains. */
+export interface PhaseInfo {
+  phase: TrainingPhase;
+  t: number;
+  trainableParams: number;
+  totalParams: number;
+  trainableLayers: number;
+  epochs: number;
+  batchesPerEpoch: number;
+}
+
+export interface RunSlice {
+  run: {
+    status: 'idle' | 'running' | 'stopping' | 'completed' | 'stopped' | 'failed';
+    /** Configuration of the current or last run (settings may change meanwhile). */ config: TrainConfig | null;
+    phases: PhaseInfo[];
+    batches: BatchPoint[];
+    epochs: EpochPoint[];
+    /** Steps done and planned, both phases. */ progress: { done: number; total: number };
+    result: TrainResult | null;
+    error: string | null;
+    /** Backend the run trained on. */ backend: string | null;
+  };
+}
+
+export interface MemorySlice {
+  memory: {
+    samples: MemorySample[];
+    markers: TimelineMarker[];
+  };
+}
+
+export interface PreviewSlice {
+  preview: {
+    status: 'idle' | 'loading' | 'ready' | 'error';
+    images: PreviewImage[];
+    error: string | null;
+  };
+}
+
+export interface LogEntry {
+  level: 'info' | 'warn' | 'error';
+  message: string;
+  /** Date.now() when logged. */ at: number;
+}
+
+export interface LogSlice {
+  log: LogEntry[];
+}
+
+export type LabState = SettingsSlice &
+  DatasetSlice &
+  EngineSlice &
+  RunSlice &
+  MemorySlice &
+  PreviewSlice &
+  LogSlice;

@@ -1,0 +1,362 @@
+// The engine client: starts the engine (worker first), turns user commands into requests and the
+// engine's replies into store updates. Views reach it only through the LabCommands interface.
+import type { BackendInfo, BackendRequest } from '../core/backend';
+import type { DatasetPayload, EngineEvent, ImageSource, PreviewImage, TrainResult } from '../core/protocol';
+import { scanFiles, withoutUndecodable, isTrainable, type FoundFile } from '../core/scan';
+import { validateTrainConfig } from '../core/settings';
+import { createRng } from '../core/rng';
+import { stratifiedSplit } from '../core/split';
+import { findUndecodable } from '../browser/decodeCheck';
+import { readBlob } from '../browser/decode';
+import { filesFromDrop, filesFromInput, type PickedFile } from '../browser/folder';
+import type { LabCommands } from '../store/commands';
+import { appendLog, INITIAL_RUN, labStore } from '../store/store';
+import { InThreadTransport, WorkerTransport, type Transport } from './transport';
+
+/** Longest memory timeline kept (points); older points are dropped first. */
+const MAX_SAMPLES = 50_000;
+
+export class LabClient implements LabCommands {
+  private transport: Transport | null = null;
+  private previewSeed = 0;
+
+  /** Starts the engine in a worker; falls back to the page's thread when the worker gets no GPU. */
+  async start(): Promise<void> {
+    const request = labStore.getState().backendRequest;
+    labStore.setState({ engine: { status: 'starting', backend: null, error: null } });
+    try {
+      const info = await this.startEngine(request);
+      labStore.setState({ engine: { status: 'ready', backend: info, error: null } });
+      appendLog(
+        'info',
+        `Engine ready on ${info.name}${info.inWorker ? ' in a Web Worker' : ' on the page thread'}.`,
+      );
+      for (const reason of info.skipped) appendLog('warn', `Not used: ${reason}`);
+    } catch (err) {
+      labStore.setState({ engine: { status: 'failed', backend: null, error: messageOf(err) } });
+      appendLog('error', messageOf(err));
+    }
+  }
+
+  private async startEngine(request: BackendRequest): Promise<BackendInfo> {
+    this.transport?.close();
+    let workerInfo: BackendInfo | null = null;
+    try {
+      const worker = new Worker(new URL('./training.worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'vram-lab-training',
+      });
+      const transport = new WorkerTransport(worker);
+      workerInfo = (await transport.send({ type: 'init', backend: request })) as BackendInfo;
+      if (workerInfo.name === 'webgpu' || !(await pageHasGpu(request))) {
+        this.transport = transport;
+        return workerInfo;
+      }
+      transport.close();
+    } catch (err) {
+      appendLog(
+        'warn',
+        `The training worker could not start (${messageOf(err)}); training on the page thread.`,
+      );
+    }
+    const inThread = new InThreadTransport();
+    const info = (await inThread.send({ type: 'init', backend: request })) as BackendInfo;
+    this.transport = inThread;
+    if (workerInfo)
+      info.skipped.unshift(`Web Worker: only ${workerInfo.name} there, WebGPU works on the page thread`);
+    return info;
+  }
+
+  async setBackend(request: BackendRequest): Promise<void> {
+    labStore.setState({ backendRequest: request });
+    await this.start();
+  }
+
+  async useSample(): Promise<void> {
+    await this.loadDataset('Built-in sample', async () => {
+      const base = new URL('sample/', document.baseURI);
+      const response = await fetch(new URL('manifest.json', base));
+      if (!response.ok)
+        throw new Error(`The built-in sample is missing (HTTP ${response.status} for sample/manifest.json).`);
+      const manifest = (await response.json()) as { files: FoundFile[] };
+      return manifest.files.map((f) => ({
+        found: f,
+        source: { kind: 'url', url: new URL(f.path, base).href },
+      }));
+    });
+  }
+
+  async dropFolder(data: DataTransfer): Promise<void> {
+    // Entries must be taken from the DataTransfer before the drop handler returns.
+    const picked = filesFromDrop(data);
+    await this.loadDataset('', async () => fromPicked(await picked));
+  }
+
+  async chooseFolder(files: FileList): Promise<void> {
+    const picked = filesFromInput(files);
+    await this.loadDataset('', async () => fromPicked(picked));
+  }
+
+  private async loadDataset(
+    name: string,
+    list: () => Promise<{ found: FoundFile; source: ImageSource }[]>,
+  ): Promise<void> {
+    labStore.setState({
+      dataset: { status: 'scanning', name, scan: null, sources: [], progress: null, error: null },
+      preview: { status: 'idle', images: [], error: null },
+    });
+    try {
+      const entries = await list();
+      const found = entries.map((e) => e.found);
+      const sources = entries.map((e) => e.source);
+      const folderName = name || found[0]?.path.split('/')[0] || 'dropped files';
+      const first = scanFiles(found);
+      const startedAt = performance.now();
+      const total = first.items.length;
+      labStore.setState((s) => ({
+        dataset: { ...s.dataset, name: folderName, progress: { done: 0, total, startedAt, elapsedMs: 0 } },
+      }));
+      const failures = await findUndecodable(
+        first.items.map((c) => ({
+          fileIndex: c.fileIndex,
+          path: found[c.fileIndex]!.path,
+          read: () => readBlob(sources[c.fileIndex]!, found[c.fileIndex]!.path),
+        })),
+        (done) =>
+          labStore.setState((s) => ({
+            dataset: {
+              ...s.dataset,
+              progress: { done, total, startedAt, elapsedMs: performance.now() - startedAt },
+            },
+          })),
+      );
+      const scan = withoutUndecodable(first, failures, found);
+      labStore.setState({
+        dataset: { status: 'ready', name: folderName, scan, sources, progress: null, error: null },
+      });
+      appendLog(
+        'info',
+        `Loaded "${folderName}": ${scan.items.length} images in ${scan.classes.length} classes, ${scan.skipped.length} files skipped.`,
+      );
+      if (isTrainable(scan)) await this.refreshPreview();
+    } catch (err) {
+      labStore.setState((s) => ({
+        dataset: { ...s.dataset, status: 'error', progress: null, error: messageOf(err) },
+      }));
+      appendLog('error', messageOf(err));
+    }
+  }
+
+  /** The scanned data set split for training, or null with the reason logged. */
+  private payload(): DatasetPayload | null {
+    const { dataset, config } = labStore.getState();
+    if (!dataset.scan || !isTrainable(dataset.scan)) return null;
+    const split = stratifiedSplit(dataset.scan.items, config.validationFraction, config.seed);
+    const toSource = (i: { path: string; label: number; fileIndex: number }) => ({
+      path: i.path,
+      label: i.label,
+      source: dataset.sources[i.fileIndex]!,
+    });
+    return {
+      classes: dataset.scan.classes.map((c) => c.name),
+      train: split.train.map(toSource),
+      validation: split.validation.map(toSource),
+    };
+  }
+
+  async refreshPreview(): Promise<void> {
+    const payload = this.payload();
+    const transport = this.transport;
+    if (!payload || !transport || labStore.getState().run.status === 'running') return;
+    labStore.setState((s) => ({ preview: { ...s.preview, status: 'loading', error: null } }));
+    const config = { ...labStore.getState().config, seed: ++this.previewSeed };
+    const shuffled = createRng(this.previewSeed).shuffle(payload.train);
+    try {
+      const images = (await transport.send({
+        type: 'preview',
+        config,
+        dataset: { ...payload, train: shuffled },
+        count: 8,
+      })) as PreviewImage[];
+      labStore.setState({ preview: { status: 'ready', images, error: null } });
+    } catch (err) {
+      labStore.setState({ preview: { status: 'error', images: [], error: messageOf(err) } });
+    }
+  }
+
+  async train(): Promise<void> {
+    const state = labStore.getState();
+    const transport = this.transport;
+    if (
+      !transport ||
+      state.engine.status !== 'ready' ||
+      state.run.status === 'running' ||
+      state.run.status === 'stopping'
+    )
+      return;
+    const problems = validateTrainConfig(state.config);
+    const payload = this.payload();
+    if (!payload) problems.unshift('Load a data set with at least two classes first.');
+    if (problems.length > 0 || !payload) {
+      labStore.setState({ run: { ...INITIAL_RUN, status: 'failed', error: problems.join(' ') } });
+      return;
+    }
+    const config = state.config;
+    const batchesPerEpoch = Math.ceil(payload.train.length / config.batchSize);
+    labStore.setState({
+      run: {
+        ...INITIAL_RUN,
+        status: 'running',
+        config,
+        backend: state.engine.backend?.name ?? null,
+        progress: { done: 0, total: (config.frozenEpochs + config.fineTuneEpochs) * batchesPerEpoch },
+      },
+      memory: { samples: [], markers: [] },
+    });
+    try {
+      const result = (await transport.send(
+        { type: 'train', config, dataset: payload },
+        onEngineEvent,
+      )) as TrainResult;
+      // EarlyStopping can end the last phase early; the plan then ends where training did.
+      labStore.setState((s) => ({
+        run: {
+          ...s.run,
+          status: result.outcome === 'stopped' ? 'stopped' : 'completed',
+          result,
+          progress: { done: s.run.progress.done, total: s.run.progress.done },
+        },
+      }));
+      appendLog('info', describeResult(result));
+    } catch (err) {
+      labStore.setState((s) => ({ run: { ...s.run, status: 'failed', error: messageOf(err) } }));
+      appendLog('error', `Training failed: ${messageOf(err)}`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (labStore.getState().run.status !== 'running' || !this.transport) return;
+    labStore.setState((s) => ({ run: { ...s.run, status: 'stopping' } }));
+    await this.transport.send({ type: 'stop' });
+  }
+}
+
+/** Applies one engine event to the store. */
+function onEngineEvent(e: EngineEvent): void {
+  switch (e.kind) {
+    case 'phase':
+      labStore.setState((s) => {
+        const plannedBefore = s.run.phases.length === 0 ? 0 : s.run.progress.done;
+        const remainingPhases =
+          e.phase === 'frozen' ? (s.run.config?.fineTuneEpochs ?? 0) * e.batchesPerEpoch : 0;
+        return {
+          run: {
+            ...s.run,
+            phases: [...s.run.phases, { ...e }],
+            progress: {
+              done: s.run.progress.done,
+              total: plannedBefore + e.epochs * e.batchesPerEpoch + remainingPhases,
+            },
+          },
+          memory: {
+            ...s.memory,
+            markers: [
+              ...s.memory.markers,
+              { t: e.t, label: e.phase === 'frozen' ? 'frozen phase' : 'fine-tune phase' },
+            ],
+          },
+        };
+      });
+      appendLog(
+        'info',
+        `${e.phase === 'frozen' ? 'Phase 1, backbone frozen' : 'Phase 2, fine-tuning'}: ${e.trainableParams.toLocaleString('en-US')} of ${e.totalParams.toLocaleString('en-US')} parameters trainable in ${e.trainableLayers} layers.`,
+      );
+      return;
+    case 'batch':
+      labStore.setState((s) => {
+        const step = s.run.batches.length + 1;
+        const markers =
+          e.batch === 0
+            ? [...s.memory.markers, { t: e.t - e.stepMs, label: `epoch ${e.epoch + 1}` }]
+            : s.memory.markers;
+        return {
+          run: {
+            ...s.run,
+            batches: [
+              ...s.run.batches,
+              {
+                step,
+                phase: e.phase,
+                epoch: e.epoch,
+                batch: e.batch,
+                loss: e.loss,
+                accuracy: e.accuracy,
+                stepMs: e.stepMs,
+              },
+            ],
+            progress: { ...s.run.progress, done: s.run.progress.done + 1 },
+          },
+          memory: { ...s.memory, markers },
+        };
+      });
+      return;
+    case 'epoch':
+      labStore.setState((s) => ({
+        run: {
+          ...s.run,
+          epochs: [
+            ...s.run.epochs,
+            {
+              epoch: s.run.epochs.length + 1,
+              phase: e.phase,
+              step: s.run.batches.length,
+              loss: e.loss,
+              accuracy: e.accuracy,
+              valLoss: e.valLoss,
+              valAccuracy: e.valAccuracy,
+            },
+          ],
+        },
+      }));
+      return;
+    case 'memory':
+      labStore.setState((s) => ({
+        memory: { ...s.memory, samples: [...s.memory.samples, ...e.samples].slice(-MAX_SAMPLES) },
+      }));
+      return;
+    case 'log':
+      appendLog(e.level, e.message);
+      return;
+    case 'backend':
+      labStore.setState((s) => ({ engine: { ...s.engine, backend: e.info } }));
+      return;
+  }
+}
+
+function describeResult(r: TrainResult): string {
+  const val = Number.isFinite(r.valLoss)
+    ? ` Last val_loss ${r.valLoss.toFixed(4)}, val_accuracy ${(r.valAccuracy * 100).toFixed(1)}%.`
+    : '';
+  const how = {
+    completed: 'Training finished.',
+    'early-stopped': 'Training ended by EarlyStopping.',
+    stopped: 'Training stopped by the user; the model keeps its last weights.',
+  }[r.outcome];
+  return how + val;
+}
+
+async function pageHasGpu(request: BackendRequest): Promise<boolean> {
+  if (request !== 'auto' && request !== 'webgpu') return false;
+  return 'gpu' in navigator && !!(await navigator.gpu.requestAdapter().catch(() => null));
+}
+
+function fromPicked(picked: PickedFile[]): { found: FoundFile; source: ImageSource }[] {
+  return picked.map((p) => ({
+    found: { path: p.path, size: p.file.size },
+    source: { kind: 'file', file: p.file },
+  }));
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

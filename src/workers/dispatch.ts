@@ -1,0 +1,27 @@
+import type { EngineError, EngineEvent, EngineRequest } from '../core/protocol';
+import type { LabEngine } from '../browser/engine';
+
+/** Runs one request on the engine; progress goes to `emit`, the result is returned. */
+export function dispatch(
+  engine: LabEngine,
+  req: EngineRequest,
+  emit: (e: EngineEvent) => void,
+): Promise<unknown> {
+  switch (req.type) {
+    case 'init':
+      return engine.init(req.backend);
+    case 'train':
+      return engine.train(req.config, req.dataset, emit);
+    case 'preview':
+      return engine.preview(req.config, req.dataset, req.count);
+    case 'stop':
+      engine.stop();
+      return Promise.resolve(true);
+  }
+}
+
+/** An Error as plain data, since structured clone drops custom fields. */
+export function toEngineError(err: unknown): EngineError {
+  if (err instanceof Error) return { name: err.name, message: err.message };
+  return { name: 'Error', message: String(err) };
+}
