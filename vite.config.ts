@@ -8,7 +8,7 @@ export default defineConfig({
   worker: { format: 'es' },
   build: {
     target: 'es2022',
-    // The test handle (window.__lab) is compiled in only when VITE_TEST_HANDLE=1 (e2e builds).
+    // The test handle (window.__lab) is compiled in only for `--mode e2e` and dev (see src/main.tsx).
     sourcemap: true,
     chunkSizeWarningLimit: 4096,
   },

@@ -1,0 +1,34 @@
+import { BackendBadge } from './components/BackendBadge';
+import { DatasetPanel } from './components/DatasetPanel';
+import { LogPanel } from './components/LogPanel';
+import { MemoryPanel } from './components/MemoryPanel';
+import { MetricsPanel } from './components/MetricsPanel';
+import { PreviewGrid } from './components/PreviewGrid';
+import { RunPanel } from './components/RunPanel';
+import { SettingsPanel } from './components/SettingsPanel';
+
+export function App() {
+  return (
+    <>
+      <header className="top">
+        <h1>
+          VRAM Lab <small>see, predict and beat GPU out-of-memory errors</small>
+        </h1>
+        <BackendBadge />
+      </header>
+      <main className="layout">
+        <div className="column">
+          <DatasetPanel />
+          <SettingsPanel />
+        </div>
+        <div className="column wide">
+          <RunPanel />
+          <MemoryPanel />
+          <MetricsPanel />
+          <PreviewGrid />
+          <LogPanel />
+        </div>
+      </main>
+    </>
+  );
+}

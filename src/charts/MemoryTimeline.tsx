@@ -1,0 +1,87 @@
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { formatBytes, type TimelineMarker } from '../core/memory';
+
+/** One drawn point: seconds since the run started and bytes. */
+export interface MemoryPoint {
+  s: number;
+  live: number;
+  allocated?: number;
+}
+
+interface Props {
+  points: MemoryPoint[];
+  markers: TimelineMarker[];
+  /** Backend the numbers were measured on. */ backend: string;
+  /** Whether the backend reports its allocated (pool) bytes. */ hasPool: boolean;
+}
+
+/** tf.memory() over time with phase and epoch markers. */
+export function MemoryTimeline({ points, markers, backend, hasPool }: Props) {
+  return (
+    <figure className="chart" data-testid="memory-timeline" data-points={points.length}>
+      <figcaption>
+        Memory over time <span className="label-measured">measured · {backend} · tf.memory()</span>
+      </figcaption>
+      {points.length === 0 ? (
+        <p className="muted chart-empty">
+          No samples yet: memory is sampled from the moment training starts.
+        </p>
+      ) : (
+        <ResponsiveContainer width="100%" height={260}>
+          <LineChart data={points} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis
+              type="number"
+              dataKey="s"
+              domain={[0, 'dataMax']}
+              tickFormatter={(s: number) => `${s.toFixed(0)}s`}
+              label={{ value: 'seconds since start', position: 'insideBottom', offset: -8 }}
+            />
+            <YAxis tickFormatter={(b: number) => formatBytes(b)} width={72} />
+            <Tooltip
+              formatter={(v) => (typeof v === 'number' ? formatBytes(v) : String(v))}
+              labelFormatter={(s) => `${Number(s).toFixed(1)} s`}
+            />
+            <Legend verticalAlign="top" height={24} />
+            <Line
+              dataKey="live"
+              name="live tensors (peak per 50 ms)"
+              stroke="#1f6feb"
+              dot={false}
+              isAnimationActive={false}
+            />
+            {hasPool && (
+              <Line
+                dataKey="allocated"
+                name="allocated by backend, incl. pool"
+                stroke="#f08c00"
+                strokeDasharray="4 2"
+                dot={false}
+                isAnimationActive={false}
+              />
+            )}
+            {markers.map((m) => (
+              <ReferenceLine
+                key={`${m.label}-${m.t}`}
+                x={m.t / 1000}
+                stroke={m.label.includes('phase') ? '#2f9e44' : '#adb5bd'}
+                strokeDasharray={m.label.includes('phase') ? undefined : '2 4'}
+                label={{ value: m.label, position: 'insideTopLeft', fontSize: 11 }}
+              />
+            ))}
+          </LineChart>
+        </ResponsiveContainer>
+      )}
+    </figure>
+  );
+}

@@ -1,0 +1,54 @@
+import { formatBytes } from '../core/memory';
+import { BACKEND_ORDER, type BackendRequest } from '../core/backend';
+import { commands } from '../store/commands';
+import { useLab } from './useLab';
+
+/** Which backend trains, on which adapter, with which limits, and why a faster one was not used. */
+export function BackendBadge() {
+  const engine = useLab((s) => s.engine);
+  const request = useLab((s) => s.backendRequest);
+  const running = useLab((s) => s.run.status === 'running' || s.run.status === 'stopping');
+  const info = engine.backend;
+  return (
+    <section className="backend" aria-label="Backend" data-testid="backend-badge">
+      <span className={`badge badge-${info?.name ?? engine.status}`} data-testid="backend-name">
+        {engine.status === 'starting' ? 'starting…' : engine.status === 'failed' ? 'no backend' : info?.name}
+      </span>
+      {info && (
+        <span className="backend-detail">
+          {info.inWorker ? 'in a Web Worker' : 'on the page thread'}
+          {info.adapter && ` · adapter ${info.adapter.vendor} / ${info.adapter.architecture}`}
+          {info.limits &&
+            ` · maxBufferSize ${formatBytes(info.limits.maxBufferSize)} · maxStorageBufferBindingSize ${formatBytes(info.limits.maxStorageBufferBindingSize)}`}
+          {info.maxTextureSize !== undefined && ` · max texture ${info.maxTextureSize}px`}
+        </span>
+      )}
+      {info && info.skipped.length > 0 && (
+        <details className="backend-skipped">
+          <summary>Why not faster?</summary>
+          <ul>
+            {info.skipped.map((reason) => (
+              <li key={reason}>{reason}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {engine.error && <span className="error-text">{engine.error}</span>}
+      <label className="backend-select">
+        Backend{' '}
+        <select
+          value={request}
+          disabled={running}
+          onChange={(e) => void commands().setBackend(e.target.value as BackendRequest)}
+        >
+          <option value="auto">auto (fastest that works)</option>
+          {BACKEND_ORDER.map((b) => (
+            <option key={b} value={b}>
+              {b}
+            </option>
+          ))}
+        </select>
+      </label>
+    </section>
+  );
+}

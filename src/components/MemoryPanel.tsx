@@ -1,0 +1,65 @@
+import { useMemo } from 'react';
+import { MemoryTimeline, type MemoryPoint } from '../charts/MemoryTimeline';
+import { downsampleMax } from '../core/downsample';
+import { formatBytes } from '../core/memory';
+import { phasePeaks } from '../core/phasePeaks';
+import { useLab } from './useLab';
+
+const MAX_POINTS = 600;
+
+/** The live memory view: timeline, current numbers and the peak of each phase, all measured. */
+export function MemoryPanel() {
+  const samples = useLab((s) => s.memory.samples);
+  const markers = useLab((s) => s.memory.markers);
+  const phases = useLab((s) => s.run.phases);
+  const backend = useLab((s) => s.run.backend ?? s.engine.backend?.name ?? 'no backend');
+  const points = useMemo<MemoryPoint[]>(
+    () =>
+      downsampleMax(samples, MAX_POINTS, (p) => p.liveBytes).map((p) => ({
+        s: p.t / 1000,
+        live: p.liveBytes,
+        allocated: p.allocatedBytes,
+      })),
+    [samples],
+  );
+  const peaks = useMemo(() => phasePeaks(samples, phases), [samples, phases]);
+  const last = samples[samples.length - 1];
+  const hasPool = last?.allocatedBytes !== undefined;
+  const tag = <span className="label-measured">measured · {backend}</span>;
+  return (
+    <section className="panel" aria-labelledby="memory-title">
+      <h2 id="memory-title">Memory</h2>
+      <dl className="numbers" data-testid="memory-numbers">
+        <div>
+          <dt>Live tensor bytes now</dt>
+          <dd>
+            {last ? formatBytes(last.liveBytes) : '—'} {tag}
+          </dd>
+        </div>
+        <div>
+          <dt>Live tensors</dt>
+          <dd>
+            {last ? last.numTensors.toLocaleString('en-US') : '—'} {tag}
+          </dd>
+        </div>
+        {hasPool && (
+          <div>
+            <dt>Allocated by backend (incl. freed-but-pooled)</dt>
+            <dd>
+              {formatBytes(last.allocatedBytes ?? Number.NaN)} {tag}
+            </dd>
+          </div>
+        )}
+        {peaks.map((p) => (
+          <div key={p.phase} data-testid={`peak-${p.phase}`} data-bytes={p.peakBytes}>
+            <dt>Peak, {p.phase} phase</dt>
+            <dd>
+              {formatBytes(p.peakBytes)} {tag}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <MemoryTimeline points={points} markers={markers} backend={backend} hasPool={hasPool} />
+    </section>
+  );
+}

@@ -1,0 +1,204 @@
+import { useMemo } from 'react';
+import { validateTrainConfig } from '../core/settings';
+import { stratifiedSplit } from '../core/split';
+import type { ModelPreset } from '../core/protocol';
+import { updateConfig } from '../store/store';
+import { NumberField } from './Field';
+import { useLab } from './useLab';
+
+const MODELS: Record<ModelPreset, string> = {
+  b0: 'EfficientNet-B0 (4.0 M backbone parameters)',
+  tiny: 'EfficientNet-Tiny (B0 topology at ¼ width and depth; for slow devices and tests)',
+};
+
+/** Every setting of a run; persisted, validated as the user types. */
+export function SettingsPanel() {
+  const config = useLab((s) => s.config);
+  const scan = useLab((s) => s.dataset.scan);
+  const locked = useLab((s) => s.run.status === 'running' || s.run.status === 'stopping');
+  const problems = validateTrainConfig(config);
+  const split = useMemo(() => {
+    if (!scan || !(config.validationFraction > 0 && config.validationFraction < 1)) return null;
+    const s = stratifiedSplit(scan.items, config.validationFraction, config.seed);
+    return { train: s.train.length, validation: s.validation.length };
+  }, [scan, config.validationFraction, config.seed]);
+  const a = config.augment;
+  return (
+    <section className="panel" aria-labelledby="settings-title">
+      <h2 id="settings-title">2 · Settings</h2>
+      <fieldset disabled={locked}>
+        <legend>Model</legend>
+        <div className="field">
+          <label htmlFor="model-select">Architecture</label>
+          <select
+            id="model-select"
+            data-testid="model-select"
+            value={config.model}
+            onChange={(e) => updateConfig({ model: e.target.value as ModelPreset })}
+          >
+            {Object.entries(MODELS).map(([k, v]) => (
+              <option key={k} value={k}>
+                {v}
+              </option>
+            ))}
+          </select>
+          <small className="hint warn-text" data-testid="weights-note">
+            Weights: random initialisation (pretrained weights are not available yet). Memory use does not
+            depend on weight values.
+          </small>
+        </div>
+        <div className="row">
+          <NumberField
+            label="Input height"
+            testId="height"
+            value={config.height}
+            min={8}
+            max={2048}
+            onChange={(height) => updateConfig({ height })}
+          />
+          <NumberField
+            label="Input width"
+            testId="width"
+            value={config.width}
+            min={8}
+            max={2048}
+            onChange={(width) => updateConfig({ width })}
+          />
+          <NumberField
+            label="Batch size"
+            testId="batch-size"
+            value={config.batchSize}
+            min={1}
+            max={1024}
+            onChange={(batchSize) => updateConfig({ batchSize })}
+            hint="Set on the data set itself, where it takes effect."
+          />
+        </div>
+      </fieldset>
+      <fieldset disabled={locked}>
+        <legend>Phases</legend>
+        <div className="row">
+          <NumberField
+            label="Frozen epochs"
+            testId="frozen-epochs"
+            value={config.frozenEpochs}
+            min={0}
+            onChange={(frozenEpochs) => updateConfig({ frozenEpochs })}
+          />
+          <NumberField
+            label="Frozen learning rate"
+            value={config.frozenLearningRate}
+            step="any"
+            onChange={(frozenLearningRate) => updateConfig({ frozenLearningRate })}
+          />
+        </div>
+        <div className="row">
+          <NumberField
+            label="Fine-tune epochs"
+            testId="fine-tune-epochs"
+            value={config.fineTuneEpochs}
+            min={0}
+            onChange={(fineTuneEpochs) => updateConfig({ fineTuneEpochs })}
+          />
+          <NumberField
+            label="Fine-tune learning rate"
+            value={config.fineTuneLearningRate}
+            step="any"
+            onChange={(fineTuneLearningRate) => updateConfig({ fineTuneLearningRate })}
+          />
+          <NumberField
+            label="Unfreeze last N layers"
+            testId="unfreeze-last-n"
+            value={config.unfreezeLastN}
+            min={0}
+            onChange={(unfreezeLastN) => updateConfig({ unfreezeLastN })}
+            hint="Counted back from the backbone's last layer; frozen BatchNorm layers run in inference mode."
+          />
+        </div>
+        <div className="row">
+          <NumberField
+            label="EarlyStopping patience"
+            value={config.patience}
+            min={1}
+            onChange={(patience) => updateConfig({ patience })}
+          />
+          <NumberField
+            label="Prefetch (batches)"
+            value={config.prefetch}
+            min={0}
+            max={16}
+            onChange={(prefetch) => updateConfig({ prefetch })}
+          />
+        </div>
+      </fieldset>
+      <fieldset disabled={locked}>
+        <legend>Augmentation (training images only)</legend>
+        <div className="row">
+          <div className="field">
+            <label>
+              <input
+                type="checkbox"
+                checked={a.flip}
+                onChange={(e) => updateConfig({ augment: { ...a, flip: e.target.checked } })}
+              />{' '}
+              Random left-right flip
+            </label>
+          </div>
+          <NumberField
+            label="Brightness max delta"
+            value={a.brightnessMaxDelta}
+            step="any"
+            min={0}
+            onChange={(v) => updateConfig({ augment: { ...a, brightnessMaxDelta: v } })}
+            hint="In 0–255 pixel units: the seed's 0.5 is almost invisible; try 25."
+          />
+          <NumberField
+            label="Contrast lower"
+            value={a.contrastRange[0]}
+            step="any"
+            min={0}
+            onChange={(v) => updateConfig({ augment: { ...a, contrastRange: [v, a.contrastRange[1]] } })}
+          />
+          <NumberField
+            label="Contrast upper"
+            value={a.contrastRange[1]}
+            step="any"
+            min={0}
+            onChange={(v) => updateConfig({ augment: { ...a, contrastRange: [a.contrastRange[0], v] } })}
+          />
+        </div>
+      </fieldset>
+      <fieldset disabled={locked}>
+        <legend>Split</legend>
+        <div className="row">
+          <NumberField
+            label="Validation share"
+            value={config.validationFraction}
+            step={0.05}
+            min={0.05}
+            max={0.95}
+            onChange={(validationFraction) => updateConfig({ validationFraction })}
+            hint={
+              split
+                ? `${split.train} train / ${split.validation} validation images, stratified by class`
+                : undefined
+            }
+          />
+          <NumberField
+            label="Seed"
+            value={config.seed}
+            onChange={(seed) => updateConfig({ seed })}
+            hint="Same seed, same split and augmentation."
+          />
+        </div>
+      </fieldset>
+      {problems.length > 0 && (
+        <ul className="error-text" role="alert" data-testid="settings-problems">
+          {problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
