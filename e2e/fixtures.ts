@@ -1,0 +1,105 @@
+/**
+ * On-disk fixtures for the Playwright e2e tests (runs in Node, not in the browser).
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { drawShapeImage, encodeJpeg, encodePng, SHAPE_KINDS, type ShapeKind } from '../scripts/shapes';
+
+export const FIXTURE_FOLDER_NAME = 'shapes-fixture';
+
+export interface LabelledFolderOptions {
+  /** Class folder names; default ['circles', 'squares', 'triangles']. */
+  classes?: string[];
+  /** Valid images per class; default 6. */
+  perClass?: number;
+  /** Image side in pixels; default 32. */
+  size?: number;
+  /** Add notes.txt (first class) and broken.jpg (second class, or first if only one); default true. */
+  extras?: boolean;
+  /** Put the last half of each class's images in a `more/` sub-folder; default false. */
+  nested?: boolean;
+}
+
+export interface BadFixtureFile {
+  /** As the browser's webkitRelativePath shows it, e.g. 'shapes-fixture/circles/notes.txt'. */
+  path: string;
+  reason: 'not-an-image' | 'cannot-decode';
+}
+
+export interface LabelledFolder {
+  /** The folder to hand to a directory input: root/shapes-fixture. */
+  dir: string;
+  classes: string[];
+  perClass: number;
+  badFiles: BadFixtureFile[];
+}
+
+/** A class name that mentions a shape gets that shape; any other name gets one by its position. */
+function kindFor(className: string, index: number): ShapeKind {
+  const lower = className.toLowerCase();
+  const named = SHAPE_KINDS.find((kind) => lower.includes(kind));
+  return named ?? SHAPE_KINDS[index % SHAPE_KINDS.length] ?? 'circle';
+}
+
+/** Deterministic bytes that no image decoder accepts: no image signature, just text and noise. */
+function brokenJpegBytes(): Buffer {
+  const header = Buffer.from('this is not a JPEG, just a truncated blob of junk\n', 'ascii');
+  const junk = Buffer.alloc(512);
+  let state = 0x1234567;
+  for (let i = 0; i < junk.length; i++) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    junk[i] = state >>> 24;
+  }
+  return Buffer.concat([header, junk]);
+}
+
+/**
+ * Creates (fresh) root/shapes-fixture/<class>/… with `perClass` images per class, alternating PNG and
+ * JPEG, plus (when `extras`) a text file and an undecodable .jpg. Output is deterministic.
+ */
+export function makeLabelledFolder(root: string, opts: LabelledFolderOptions = {}): LabelledFolder {
+  const classes = opts.classes ?? ['circles', 'squares', 'triangles'];
+  const perClass = opts.perClass ?? 6;
+  const size = opts.size ?? 32;
+  const extras = opts.extras ?? true;
+  const nested = opts.nested ?? false;
+  if (classes.length === 0) throw new Error('makeLabelledFolder: at least one class is required');
+  if (new Set(classes).size !== classes.length) throw new Error('makeLabelledFolder: duplicate class names');
+  if (!Number.isInteger(perClass) || perClass < 0) throw new Error('makeLabelledFolder: bad perClass');
+
+  const dir = join(root, FIXTURE_FOLDER_NAME);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+
+  const nestedFrom = nested ? Math.ceil(perClass / 2) : perClass;
+  classes.forEach((className, classIndex) => {
+    const kind = kindFor(className, classIndex);
+    const classDir = join(dir, className);
+    mkdirSync(classDir, { recursive: true });
+    if (nestedFrom < perClass) mkdirSync(join(classDir, 'more'), { recursive: true });
+    for (let i = 0; i < perClass; i++) {
+      const img = drawShapeImage(kind, size, 50_000 + classIndex * 1_000 + i);
+      const asPng = i % 2 === 0;
+      const file = `${className}_${String(i).padStart(2, '0')}.${asPng ? 'png' : 'jpg'}`;
+      const target = i >= nestedFrom ? join(classDir, 'more', file) : join(classDir, file);
+      writeFileSync(target, asPng ? encodePng(img) : encodeJpeg(img));
+    }
+  });
+
+  const badFiles: BadFixtureFile[] = [];
+  if (extras) {
+    const first = classes[0] ?? '';
+    const second = classes[1] ?? first;
+    writeFileSync(
+      join(dir, first, 'notes.txt'),
+      'Labelling notes for the e2e fixture.\nThis is plain text, not an image, and should be skipped.\n',
+    );
+    writeFileSync(join(dir, second, 'broken.jpg'), brokenJpegBytes());
+    badFiles.push(
+      { path: `${FIXTURE_FOLDER_NAME}/${first}/notes.txt`, reason: 'not-an-image' },
+      { path: `${FIXTURE_FOLDER_NAME}/${second}/broken.jpg`, reason: 'cannot-decode' },
+    );
+  }
+
+  return { dir, classes: [...classes], perClass, badFiles };
+}

@@ -1,0 +1,60 @@
+// Shared steps of the e2e journeys. State is read through window.__lab, which only e2e and dev
+// builds contain; actions go through the page like a user's.
+import { expect, type Page } from '@playwright/test';
+
+/** A JSON-safe view of the store for assertions. */
+export interface LabSnapshot {
+  engine: {
+    status: string;
+    backend: { name: string; inWorker: boolean; adapter?: { architecture: string } } | null;
+  };
+  dataset: {
+    status: string;
+    scan: { classes: { name: string; count: number }[]; skipped: { path: string; reason: string }[] } | null;
+  };
+  run: {
+    status: string;
+    error: string | null;
+    batches: { phase: string; loss: number }[];
+    epochs: { phase: string; valLoss: number }[];
+    phases: { phase: string; t: number; trainableParams: number }[];
+    backend: string | null;
+  };
+  memory: { samples: { t: number; liveBytes: number }[]; markers: { t: number; label: string }[] };
+}
+
+export async function snapshot(page: Page): Promise<LabSnapshot> {
+  return page.evaluate(() => {
+    const s = (window as unknown as { __lab: { store: { getState(): unknown } } }).__lab.store.getState();
+    return JSON.parse(JSON.stringify(s)) as never;
+  });
+}
+
+/** Opens the lab and waits until its engine has picked a backend. */
+export async function openLab(page: Page): Promise<void> {
+  page.on('pageerror', (err) => console.log(`[pageerror] ${err.message}`));
+  await page.goto('/');
+  await expect.poll(async () => (await snapshot(page)).engine.status, { timeout: 60_000 }).toBe('ready');
+}
+
+/** Settings small enough for SwiftShader: the tiny EfficientNet at 32×32. */
+export async function useTinySettings(
+  page: Page,
+  opts: { batchSize?: number; frozenEpochs?: number; fineTuneEpochs?: number; unfreezeLastN?: number } = {},
+): Promise<void> {
+  await page.getByTestId('model-select').selectOption('tiny');
+  await page.getByTestId('height').fill('32');
+  await page.getByTestId('width').fill('32');
+  await page.getByTestId('batch-size').fill(String(opts.batchSize ?? 16));
+  await page.getByTestId('frozen-epochs').fill(String(opts.frozenEpochs ?? 1));
+  await page.getByTestId('fine-tune-epochs').fill(String(opts.fineTuneEpochs ?? 1));
+  await page.getByTestId('unfreeze-last-n').fill(String(opts.unfreezeLastN ?? 1000));
+}
+
+/** Waits for a run to end and returns how it ended. */
+export async function waitForRunEnd(page: Page, timeout = 240_000): Promise<string> {
+  await expect
+    .poll(async () => (await snapshot(page)).run.status, { timeout, intervals: [500, 1000] })
+    .toMatch(/^(completed|stopped|failed)$/);
+  return (await snapshot(page)).run.status;
+}
