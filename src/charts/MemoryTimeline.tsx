@@ -76,7 +76,12 @@ export function MemoryTimeline({ points, markers, backend, hasPool }: Props) {
                 x={m.t / 1000}
                 stroke={m.label.includes('phase') ? '#2f9e44' : '#adb5bd'}
                 strokeDasharray={m.label.includes('phase') ? undefined : '2 4'}
-                label={{ value: m.label, position: 'insideTopLeft', fontSize: 11 }}
+                label={{
+                  value: m.label,
+                  // Phase labels on top, epoch labels at the bottom, so a phase and its first epoch do not overlap.
+                  position: m.label.includes('phase') ? 'insideTopLeft' : 'insideBottomLeft',
+                  fontSize: 11,
+                }}
               />
             ))}
           </LineChart>
