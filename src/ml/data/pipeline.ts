@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { validateAugment, type AugmentConfig } from '../../core/config';
 import { createRng } from '../../core/rng';
+import { inPhase } from '../memory/stepPhase';
 import { augment, resizeBilinear } from './augment';
 
 /** One decoded image as the browser hands it over. */
@@ -120,12 +121,14 @@ export function makeDataset(items: readonly PipelineItem[], opts: PipelineOption
     try {
       const decoded = await opts.decode({ path, label });
       // mapAsync cannot tidy across the await, so tidy the synchronous part here.
-      return tf.tidy(() => {
-        const resized = resizeBilinear(toImageTensor(decoded), height, width);
-        const xs = cfg ? augment(resized, cfg, createRng(augSeed)) : resized;
-        // An int32 scalar so batch() stacks an int32 [batch]; plain numbers would batch to float32.
-        return { xs, ys: tf.scalar(label, 'int32'), failure: '' };
-      });
+      return inPhase('input', () =>
+        tf.tidy(() => {
+          const resized = resizeBilinear(toImageTensor(decoded), height, width);
+          const xs = cfg ? augment(resized, cfg, createRng(augSeed)) : resized;
+          // An int32 scalar so batch() stacks an int32 [batch]; plain numbers would batch to float32.
+          return { xs, ys: tf.scalar(label, 'int32'), failure: '' };
+        }),
+      );
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       const failure = message.includes(path) ? message : `Could not load ${path}: ${message}`;

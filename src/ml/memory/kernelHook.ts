@@ -1,7 +1,17 @@
 import * as tf from '@tensorflow/tfjs';
 
-/** Called after every kernel a backend runs, forward or backward, with the kernel's name. */
-export type KernelListener = (kernelName: string) => void;
+/** What a listener learns about one kernel run. */
+export interface KernelRun {
+  /** tfjs kernel name, e.g. 'Conv2D'. */ kernelName: string;
+  /** Its inputs. */ inputs: tf.TensorInfo[];
+  /** Its outputs, not yet registered with the engine (tf.memory() does not count them yet). */ outputs: tf.TensorInfo[];
+}
+
+/**
+ * Called after every kernel a backend runs, forward or backward. A listener may throw (the memory
+ * budget does): the kernel's outputs are then released and the error propagates as the kernel's own.
+ */
+export type KernelListener = (run: KernelRun) => void;
 
 const listeners = new Map<string, Set<KernelListener>>();
 
@@ -29,7 +39,19 @@ function wrapKernels(backendName: string, set: Set<KernelListener>): void {
       ...config,
       kernelFunc: (args) => {
         const out = inner(args);
-        for (const listener of set) listener(config.kernelName);
+        if (set.size === 0) return out;
+        const outputs = Array.isArray(out) ? out : [out as tf.TensorInfo];
+        const inputs = Object.values(args.inputs).filter((t): t is tf.TensorInfo => t != null);
+        try {
+          for (const listener of set) listener({ kernelName: config.kernelName, inputs, outputs });
+        } catch (err) {
+          // The engine never sees these outputs, so nothing else would release them. An output that
+          // aliases an input (Reshape) only took a reference, which is given back without freeing.
+          const inputIds = new Set(inputs.map((t) => t.dataId));
+          const backend = args.backend as tf.KernelBackend;
+          for (const o of outputs) backend.disposeData(o.dataId, !inputIds.has(o.dataId));
+          throw err;
+        }
         return out;
       },
     });

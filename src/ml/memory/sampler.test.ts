@@ -60,7 +60,7 @@ describe('MemorySampler', () => {
 describe('onKernel', () => {
   it('sees every kernel, forward and backward, and leaves results unchanged', async () => {
     const seen: string[] = [];
-    const off = onKernel('cpu', (name) => seen.push(name));
+    const off = onKernel('cpu', (run) => seen.push(run.kernelName));
     const x = tf.tensor1d([1, 2, 3]);
     const before = tf.memory().numTensors;
     const g = tf.grad((v: tf.Tensor) => tf.sum(tf.square(v)))(x);

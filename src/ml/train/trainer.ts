@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { EngineEvent, TrainingPhase, TrainResult } from '../../core/protocol';
 import { EarlyStopping } from '../../core/earlyStopping';
 import type { Batch } from '../data/pipeline';
+import { inPhase, setStepPhase } from '../memory/stepPhase';
 import { applyPhase, type TrainableSummary } from './freeze';
 import { sparseAccuracy, sparseCategoricalCrossentropy } from './losses';
 
@@ -86,31 +87,51 @@ export class Trainer {
     return this.model.apply(xs, { training: true }) as tf.Tensor2D;
   }
 
-  /** One forward + backward + Adam update. The batch stays owned by the caller. */
+  /**
+   * One forward + backward + Adam update. The batch stays owned by the caller. If any kernel fails
+   * (a memory budget, a real allocation failure), everything the step created is released, so
+   * tf.memory().numTensors returns to its value before the step, and the error is rethrown.
+   */
   async step(batch: Batch): Promise<Metrics> {
     const optimizer = this.optimizer;
     if (!optimizer) throw new Error('Trainer.step() called before compile()');
-    let accuracy: tf.Scalar | null = null;
-    // Frozen backbone: computed before the tape starts, so its intermediate activations are freed at once.
-    const features = this.backboneOutsideTape
-      ? tf.tidy(() => this.splitModel().backbone.apply(batch.xs, { training: false }) as tf.Tensor)
-      : null;
-    const { value, grads } = tf.variableGrads(() => {
-      const probs = this.forward(batch.xs, features);
-      // Kept past the gradient tidy; disposed below once read.
-      accuracy = tf.keep(sparseAccuracy(batch.ys, probs));
-      return sparseCategoricalCrossentropy(batch.ys, probs);
-    }, this.variables);
-    optimizer.applyGradients(grads);
-    tf.dispose(grads);
-    features?.dispose();
-    const acc = accuracy as tf.Scalar | null;
-    const [loss, accValue] = await Promise.all([
-      value.data(),
-      acc ? acc.data() : Promise.resolve([Number.NaN]),
-    ]);
-    tf.dispose(acc ? [value, acc] : value);
-    return { loss: loss[0] ?? Number.NaN, accuracy: accValue[0] ?? Number.NaN };
+    // Tensors this step creates that outlive its tidies; all released when the step ends, however it ends.
+    const owned: tf.Tensor[] = [];
+    const kept: { accuracy?: tf.Scalar } = {};
+    try {
+      const features = this.backboneOutsideTape
+        ? inPhase('forward', () =>
+            tf.tidy(() => this.splitModel().backbone.apply(batch.xs, { training: false }) as tf.Tensor),
+          )
+        : null;
+      if (features) owned.push(features);
+      setStepPhase('forward');
+      const { value, grads } = tf.variableGrads(() => {
+        const probs = this.forward(batch.xs, features);
+        kept.accuracy = tf.keep(sparseAccuracy(batch.ys, probs));
+        owned.push(kept.accuracy);
+        const loss = sparseCategoricalCrossentropy(batch.ys, probs);
+        // Owned here too: if the backward pass fails, tfjs never hands the loss back.
+        owned.push(loss);
+        setStepPhase('backward');
+        return loss;
+      }, this.variables);
+      owned.push(value, ...Object.values(grads).filter((g): g is tf.Tensor => g != null));
+      setStepPhase('optimizer');
+      optimizer.applyGradients(grads);
+      setStepPhase('other');
+      const [loss, acc] = await Promise.all([
+        value.data(),
+        kept.accuracy?.data() ?? Promise.resolve([Number.NaN]),
+      ]);
+      return { loss: loss[0] ?? Number.NaN, accuracy: acc[0] ?? Number.NaN };
+    } catch (err) {
+      releaseAbandonedTape();
+      throw err;
+    } finally {
+      tf.dispose(owned);
+      setStepPhase('other');
+    }
   }
 
   /** Mean loss and accuracy in inference mode (dropout off, BatchNorm on moving statistics). */
@@ -120,10 +141,12 @@ export class Trainer {
     let count = 0;
     await forEachBatch(dataset, shouldStop, async (batch) => {
       const n = batch.ys.shape[0];
-      const [loss, acc] = tf.tidy(() => {
-        const probs = this.model.apply(batch.xs, { training: false }) as tf.Tensor2D;
-        return [sparseCategoricalCrossentropy(batch.ys, probs), sparseAccuracy(batch.ys, probs)];
-      });
+      const [loss, acc] = inPhase('evaluation', () =>
+        tf.tidy(() => {
+          const probs = this.model.apply(batch.xs, { training: false }) as tf.Tensor2D;
+          return [sparseCategoricalCrossentropy(batch.ys, probs), sparseAccuracy(batch.ys, probs)];
+        }),
+      );
       const [l, a] = await Promise.all([loss.data(), acc.data()]);
       tf.dispose([loss, acc]);
       lossSum += (l[0] ?? Number.NaN) * n;
@@ -141,6 +164,20 @@ export class Trainer {
     this.optimizer = null;
     this.variables = [];
   }
+}
+
+/**
+ * When a kernel throws inside tf.variableGrads, tfjs leaves the gradient tape behind with every
+ * tensor it saved for the backward pass still kept. Dispose them so a failed step leaks nothing.
+ */
+export function releaseAbandonedTape(): void {
+  const state = tf.engine().state as unknown as {
+    gradientDepth: number;
+    activeTape: { saved?: tf.Tensor[] }[] | null;
+  };
+  if (state.gradientDepth !== 0 || !state.activeTape) return;
+  for (const node of state.activeTape) for (const t of node.saved ?? []) t.dispose();
+  state.activeTape = null;
 }
 
 /**

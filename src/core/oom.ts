@@ -1,0 +1,92 @@
+// The lab's one shape for every way memory runs out, modelled on TensorFlow's ResourceExhaustedError
+// so the seed's message can be reproduced and explained. Plain data: it crosses the worker boundary.
+
+/** How memory ran out. */
+export type OomKind =
+  /** The simulated card (memory_limit) would have been exceeded. */
+  | 'budget'
+  /** The GPU driver could not allocate (WebGPU GPUOutOfMemoryError). */
+  | 'device-oom'
+  /** One tensor is larger than a single buffer may be (WebGPU maxBufferSize, WebGL max texture). */
+  | 'buffer-limit'
+  /** The GPU device was lost (WebGPU device.lost): the backend must be re-created. */
+  | 'device-lost'
+  /** The WebGL context was lost. */
+  | 'context-lost'
+  /** JavaScript could not allocate an ArrayBuffer (CPU backend, decoding). */
+  | 'host-oom';
+
+/** Where in a training step the allocation happened. */
+export type StepPhase = 'input' | 'forward' | 'backward' | 'optimizer' | 'evaluation' | 'other';
+
+export interface OomDetails {
+  kind: OomKind;
+  /** Shape of the tensor that did not fit, when known. */ shape: number[] | null;
+  /** Its dtype, when known. */ dtype: string | null;
+  /** Bytes the failing allocation asked for; NaN when unknown. */ bytesRequested: number;
+  /** Live tensor bytes just before it; NaN when unknown. */ bytesInUse: number;
+  /** The limit crossed (budget, maxBufferSize); NaN when unknown. */ limit: number;
+  /** Layer running at the time (Keras name), when known. */ layer: string | null;
+  /** That layer's class, e.g. 'Conv2D'. */ layerClass: string | null;
+  /** tfjs kernel that allocated, e.g. 'Conv2D', 'FusedDepthwiseConv2D'. */ op: string | null;
+  phase: StepPhase;
+  /** Backend it happened on. */ backend: string;
+  /** The underlying browser or driver message, for real failures. */ cause: string | null;
+}
+
+const PHASE_WORDS: Record<StepPhase, string> = {
+  input: 'loading the input batch',
+  forward: 'forward pass',
+  backward: 'backward pass',
+  optimizer: 'optimizer update',
+  evaluation: 'validation',
+  other: 'outside a training step',
+};
+
+function mib(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
+/**
+ * TensorFlow-style message, e.g.
+ * "OOM when allocating tensor with shape[28,150,250,96] and type float32 on webgpu (simulated 2048.0 MiB card:
+ * 2010.3 MiB in use, 384.5 MiB requested)\n  Detected at layer 'block3b_project_conv' (Conv2D), forward pass".
+ */
+export function oomMessage(d: OomDetails): string {
+  const what =
+    d.shape && d.dtype
+      ? `OOM when allocating tensor with shape[${d.shape.join(',')}] and type ${d.dtype} on ${d.backend}`
+      : `Out of memory on ${d.backend}`;
+  const numbers = [
+    Number.isFinite(d.bytesInUse) ? `${mib(d.bytesInUse)} in use` : null,
+    Number.isFinite(d.bytesRequested) ? `${mib(d.bytesRequested)} requested` : null,
+  ].filter((x): x is string => x !== null);
+  const limitText: Record<OomKind, string> = {
+    budget: `simulated ${mib(d.limit)} card`,
+    'device-oom': 'the GPU could not allocate',
+    'buffer-limit': `one tensor above maxBufferSize ${mib(d.limit)}`,
+    'device-lost': 'GPU device lost',
+    'context-lost': 'WebGL context lost',
+    'host-oom': 'JavaScript memory exhausted',
+  };
+  const head = `${what} (${limitText[d.kind]}${numbers.length ? `: ${numbers.join(', ')}` : ''})`;
+  const where = d.layer
+    ? `Detected at layer '${d.layer}'${d.layerClass ? ` (${d.layerClass})` : ''}, ${PHASE_WORDS[d.phase]}`
+    : `Detected during the ${PHASE_WORDS[d.phase]}${d.op ? `, op ${d.op}` : ''}`;
+  return `${head}\n  ${where}${d.cause ? `\n  Cause: ${d.cause}` : ''}`;
+}
+
+/** Bytes of one element of a tfjs dtype. */
+export function bytesPerElement(dtype: string): number {
+  switch (dtype) {
+    case 'float32':
+    case 'int32':
+      return 4;
+    case 'bool':
+      return 1;
+    case 'complex64':
+      return 8;
+    default:
+      return 4;
+  }
+}
