@@ -55,6 +55,6 @@ export async function useTinySettings(
 export async function waitForRunEnd(page: Page, timeout = 240_000): Promise<string> {
   await expect
     .poll(async () => (await snapshot(page)).run.status, { timeout, intervals: [500, 1000] })
-    .toMatch(/^(completed|stopped|failed)$/);
+    .toMatch(/^(completed|stopped|oom|failed)$/);
   return (await snapshot(page)).run.status;
 }

@@ -1,8 +1,10 @@
 import { BackendBadge } from './components/BackendBadge';
 import { DatasetPanel } from './components/DatasetPanel';
+import { LessonsPanel } from './components/LessonsPanel';
 import { LogPanel } from './components/LogPanel';
 import { MemoryPanel } from './components/MemoryPanel';
 import { MetricsPanel } from './components/MetricsPanel';
+import { OomPanel } from './components/OomPanel';
 import { PreviewGrid } from './components/PreviewGrid';
 import { RunPanel } from './components/RunPanel';
 import { SettingsPanel } from './components/SettingsPanel';
@@ -23,9 +25,11 @@ export function App() {
         </div>
         <div className="column wide">
           <RunPanel />
+          <OomPanel />
           <MemoryPanel />
           <MetricsPanel />
           <PreviewGrid />
+          <LessonsPanel />
           <LogPanel />
         </div>
       </main>

@@ -4,28 +4,46 @@ import type {
   DatasetPayload,
   EngineEvent,
   PreviewImage,
+  ProvokeResult,
   SourceItem,
   TrainConfig,
+  TrainingPhase,
   TrainResult,
 } from '../core/protocol';
 import { makeDataset, type PipelineItem } from '../ml/data/pipeline';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../ml/models/efficientnet';
+import { installBudget, ResourceExhaustedError } from '../ml/memory/budget';
 import { onKernel } from '../ml/memory/kernelHook';
-import { MemorySampler } from '../ml/memory/sampler';
+import { attributeOutputs, trackLayers } from '../ml/memory/layerContext';
+import { LargestAllocation } from '../ml/memory/recorder';
+import { MemorySampler, readMemory } from '../ml/memory/sampler';
 import { runTraining, Trainer, type PhasePlan } from '../ml/train/trainer';
 import { initBackend } from './backend';
 import { decodeImage } from './decode';
+import { gpuDevice, makeStepGuard } from './gpuGuard';
 
 /** Timer sampling between kernels (idle moments, waits on the GPU); kernels sample the busy moments. */
 const SAMPLE_TIMER_MS = 100;
 
+/** The model of the last run, kept so a run can continue after Stop or an OOM. */
+interface KeptModel {
+  model: tf.LayersModel;
+  backboneLayerCount: number;
+  preset: TrainConfig['model'];
+  numClasses: number;
+  height: number;
+  width: number;
+}
+
 /**
  * The lab's training engine: the same object runs inside the worker and, as a fallback, on the page.
- * It owns the model of the last run (kept after Stop so it stays usable) and disposes it on the next.
+ * It owns the model of the last run (kept after Stop or an OOM so it stays usable) and replaces it on
+ * the next fresh run.
  */
 export class LabEngine {
-  private model: tf.LayersModel | null = null;
+  private kept: KeptModel | null = null;
   private stopRequested = false;
+  private aborted = false;
   private backend: BackendInfo | null = null;
 
   constructor(private readonly inWorker: boolean) {}
@@ -44,35 +62,33 @@ export class LabEngine {
     config: TrainConfig,
     dataset: DatasetPayload,
     emit: (e: EngineEvent) => void,
+    resumeFrom?: TrainingPhase,
   ): Promise<TrainResult> {
     if (!this.backend) throw new Error('The engine has no backend yet; call init first.');
+    const backendName = this.backend.name;
     this.stopRequested = false;
-    this.disposeModel();
+    this.aborted = false;
     const t0 = performance.now();
     const now = () => performance.now() - t0;
     const sampler = new MemorySampler(now, (samples) => emit({ kind: 'memory', samples }));
     sampler.mark();
-    const offKernel = onKernel(this.backend.name, () => sampler.sample());
+    const offSampler = onKernel(backendName, () => sampler.sample());
+    const offAttribution = attributeOutputs(backendName);
+    const offBudget = installBudget(backendName, () => config.budgetBytes);
+    const recorder = new LargestAllocation(backendName);
     const timer = setInterval(() => sampler.sample(), SAMPLE_TIMER_MS);
     let trainer: Trainer | null = null;
+    let phase: TrainingPhase | null = null;
     try {
-      const preset = EFFICIENTNET_PRESETS[config.model];
-      const numClasses = dataset.classes.length;
-      const built = buildClassifier({
-        ...preset,
-        height: config.height,
-        width: config.width,
-        numClasses,
-        seed: config.seed,
-      });
-      this.model = built.model;
-      emit({
-        kind: 'log',
-        level: 'info',
-        message: `${preset.name} built at ${config.height}×${config.width} for ${numClasses} classes with random initialisation (no pretrained weights yet).`,
-      });
+      const { model, backboneLayerCount } = this.prepareModel(
+        config,
+        dataset.classes.length,
+        resumeFrom,
+        emit,
+      );
+      trackLayers(model);
       sampler.mark();
-      trainer = new Trainer(built.model, built.backboneLayerCount);
+      trainer = new Trainer(model, backboneLayerCount);
       const plan: PhasePlan[] = [
         {
           phase: 'frozen',
@@ -87,26 +103,150 @@ export class LabEngine {
           unfreezeLastN: config.unfreezeLastN,
         },
       ];
-      return await runTraining(trainer, plan, {
+      const result = await runTraining(trainer, resumeFrom === 'fine-tune' ? plan.slice(1) : plan, {
         dataset: (split, epoch) =>
-          this.dataset(config, dataset, split, epoch, split === 'train', () => this.stopRequested),
+          this.dataset(
+            config,
+            dataset,
+            split,
+            epoch,
+            split === 'train',
+            () => this.stopRequested || this.aborted,
+          ),
         batchesPerEpoch: Math.ceil(dataset.train.length / config.batchSize),
         patience: config.patience,
         now,
         emit: (e) => {
-          if (e.kind === 'phase') sampler.mark();
+          if (e.kind === 'phase') {
+            phase = e.phase;
+            sampler.mark();
+          }
           emit(e);
         },
         shouldStop: () => this.stopRequested,
+        abort: () => {
+          this.aborted = true;
+        },
+        guardStep: makeStepGuard(recorder),
         yieldToEventLoop: () => new Promise((resolve) => setTimeout(resolve, 0)),
       });
+      return result;
+    } catch (err) {
+      if (!(err instanceof ResourceExhaustedError)) throw err;
+      emit({ kind: 'log', level: 'warn', message: err.message });
+      return {
+        outcome: 'oom',
+        phases: [],
+        valLoss: Number.NaN,
+        valAccuracy: Number.NaN,
+        oom: err.details,
+        lastPhase: phase,
+      };
     } finally {
       clearInterval(timer);
-      offKernel();
+      offSampler();
+      offAttribution();
+      offBudget();
+      recorder.dispose();
       trainer?.dispose();
       this.stopRequested = false;
       sampler.mark();
     }
+  }
+
+  /**
+   * A fresh model, or, when continuing, the kept one: rebuilt at the new input size with its weights
+   * copied when the resolution changed (EfficientNet's weights do not depend on the input size).
+   */
+  private prepareModel(
+    config: TrainConfig,
+    numClasses: number,
+    resumeFrom: TrainingPhase | undefined,
+    emit: (e: EngineEvent) => void,
+  ): KeptModel {
+    const preset = EFFICIENTNET_PRESETS[config.model];
+    const kept = this.kept;
+    const reusable = resumeFrom && kept && kept.preset === config.model && kept.numClasses === numClasses;
+    if (reusable && kept.height === config.height && kept.width === config.width) {
+      emit({
+        kind: 'log',
+        level: 'info',
+        message: `Continuing ${preset.name} from its last good weights (${resumeFrom} phase).`,
+      });
+      return kept;
+    }
+    const build = () =>
+      buildClassifier({
+        ...preset,
+        height: config.height,
+        width: config.width,
+        numClasses,
+        seed: config.seed,
+      });
+    const built = build();
+    if (reusable) {
+      // Weights move over by value; the old model is freed right after.
+      built.model.setWeights(kept.model.getWeights());
+      emit({
+        kind: 'log',
+        level: 'info',
+        message: `Continuing ${preset.name} at ${config.height}×${config.width} with the weights it had at ${kept.height}×${kept.width}.`,
+      });
+    } else {
+      emit({
+        kind: 'log',
+        level: 'info',
+        message: `${preset.name} built at ${config.height}×${config.width} for ${numClasses} classes with random initialisation (no pretrained weights yet).`,
+      });
+    }
+    this.disposeModel();
+    this.kept = { ...built, preset: config.model, numClasses, height: config.height, width: config.width };
+    return this.kept;
+  }
+
+  /**
+   * A lesson: allocate one tensor just above the backend's single-buffer limit (WebGPU maxBufferSize,
+   * WebGL's largest texture), catch the real failure the browser reports, then check the backend
+   * still computes correctly.
+   */
+  async provokeBufferLimit(): Promise<ProvokeResult> {
+    const name = tf.getBackend();
+    const device = gpuDevice();
+    const elements =
+      name === 'webgpu' && device
+        ? Math.floor(device.limits.maxBufferSize / 4) + 1
+        : name === 'webgl'
+          ? tf.env().getNumber('WEBGL_MAX_TEXTURE_SIZE') ** 2 * 4 + 1
+          : null;
+    if (elements === null)
+      throw new Error(`The ${name} backend has no single-tensor limit to provoke; use WebGPU or WebGL.`);
+    const allocatedBefore = readMemory(0).allocatedBytes ?? null;
+    const recorder = new LargestAllocation(name);
+    let caught: ProvokeResult['caught'] = null;
+    try {
+      await makeStepGuard(recorder)(async () => {
+        const big = tf.fill([elements], 1);
+        try {
+          await big.data();
+        } finally {
+          big.dispose();
+        }
+      });
+    } catch (err) {
+      if (!(err instanceof ResourceExhaustedError)) throw err;
+      caught = err.details;
+    } finally {
+      recorder.dispose();
+    }
+    const check = tf.tidy(() => tf.add(tf.ones([4]), 1));
+    const values = await check.data();
+    check.dispose();
+    return {
+      caught,
+      stillWorks: Array.from(values).every((v) => v === 2),
+      allocatedBefore,
+      allocatedAfter: readMemory(0).allocatedBytes ?? null,
+    };
   }
 
   /** Augmented training samples exactly as the pipeline makes them, as RGBA for a canvas. */
@@ -162,8 +302,8 @@ export class LabEngine {
   }
 
   private disposeModel(): void {
-    this.model?.dispose();
-    this.model = null;
+    this.kept?.model.dispose();
+    this.kept = null;
   }
 }
 

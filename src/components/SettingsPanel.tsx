@@ -3,6 +3,7 @@ import { validateTrainConfig } from '../core/settings';
 import { stratifiedSplit } from '../core/split';
 import type { ModelPreset } from '../core/protocol';
 import { updateConfig } from '../store/store';
+import { BudgetField } from './BudgetField';
 import { NumberField } from './Field';
 import { useLab } from './useLab';
 
@@ -74,6 +75,10 @@ export function SettingsPanel() {
             hint="Set on the data set itself, where it takes effect."
           />
         </div>
+      </fieldset>
+      <fieldset disabled={locked}>
+        <legend>Memory</legend>
+        <BudgetField />
       </fieldset>
       <fieldset disabled={locked}>
         <legend>Phases</legend>

@@ -3,6 +3,7 @@
 import type { AugmentConfig } from './config';
 import type { BackendInfo, BackendRequest } from './backend';
 import type { MemorySample } from './memory';
+import type { OomDetails } from './oom';
 
 /** Which preset of the EfficientNet-style builder to train. */
 export type ModelPreset = 'b0' | 'tiny';
@@ -23,6 +24,8 @@ export interface TrainConfig {
   /** Seed for the split, shuffling, augmentation and initialisation. */ seed: number;
   /** EarlyStopping patience on val_loss, in epochs. */ patience: number;
   /** Batches prepared ahead (tf.data prefetch). */ prefetch: number;
+  /** Simulated card size in bytes (TensorFlow's memory_limit); null = no limit but the real GPU's. */
+  budgetBytes: number | null;
 }
 
 /** Where the engine reads one image from. */
@@ -83,11 +86,25 @@ export type EngineEvent =
 
 /** How a run ended. */
 export interface TrainResult {
-  /** 'completed': all epochs; 'early-stopped': patience ran out in the last phase; 'stopped': the user pressed Stop. */
-  outcome: 'completed' | 'early-stopped' | 'stopped';
+  /**
+   * 'completed': all epochs; 'early-stopped': patience ran out in the last phase; 'stopped': the user
+   * pressed Stop; 'oom': memory ran out (see `oom`); the model keeps its last good weights.
+   */
+  outcome: 'completed' | 'early-stopped' | 'stopped' | 'oom';
   /** Phases that ran, in order. */ phases: TrainingPhase[];
   /** Last validation loss, NaN when no validation epoch finished. */ valLoss: number;
   /** Last validation accuracy, NaN when none finished. */ valAccuracy: number;
+  /** What ran out, when outcome is 'oom'. */ oom?: OomDetails;
+  /** Phase that was running when the run ended. */ lastPhase: TrainingPhase | null;
+}
+
+/** Result of provoking a real allocation failure on purpose (a lesson). */
+export interface ProvokeResult {
+  /** The failure as the lab caught it, or null when the backend did not fail. */ caught: OomDetails | null;
+  /** Whether a small computation still gave the right answer afterwards. */ stillWorks: boolean;
+  /** Backend bytes allocated (incl. pool) before and after, when the backend reports them. */
+  allocatedBefore: number | null;
+  allocatedAfter: number | null;
 }
 
 /** An augmented sample for the preview grid. */
@@ -107,7 +124,15 @@ export interface EngineError {
 
 export type EngineRequest =
   | { id: number; type: 'init'; backend: BackendRequest }
-  | { id: number; type: 'train'; config: TrainConfig; dataset: DatasetPayload }
+  | {
+      id: number;
+      type: 'train';
+      config: TrainConfig;
+      dataset: DatasetPayload;
+      /** Continue from the kept model at this phase (after an OOM and a remedy) instead of starting afresh. */
+      resumeFrom?: TrainingPhase;
+    }
+  | { id: number; type: 'provoke'; kind: 'buffer-limit' }
   | { id: number; type: 'stop' }
   | { id: number; type: 'preview'; config: TrainConfig; dataset: DatasetPayload; count: number };
 

@@ -20,7 +20,11 @@ export const DEFAULT_TRAIN_CONFIG: TrainConfig = {
   seed: 42,
   patience: 2,
   prefetch: 1,
+  budgetBytes: null,
 };
+
+/** Card sizes offered for the simulated budget, in GB (10^9 bytes, as cards are sold). */
+export const BUDGET_PRESETS_GB = [2, 4, 8, 12, 16, 24, 40, 80] as const;
 
 const LIMITS = {
   height: [8, 2048],
@@ -67,5 +71,9 @@ export function validateTrainConfig(c: TrainConfig): string[] {
     );
   }
   if (c.frozenEpochs + c.fineTuneEpochs === 0) problems.push('Set at least one epoch in either phase.');
+  if (!Number.isInteger(c.seed)) problems.push(`Seed must be a whole number (got ${c.seed}).`);
+  if (c.budgetBytes !== null && !(c.budgetBytes >= 1e6)) {
+    problems.push(`The simulated card must hold at least 1 MB (got ${c.budgetBytes} bytes).`);
+  }
   return [...problems, ...validateAugment(c.augment)];
 }

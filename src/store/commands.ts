@@ -1,4 +1,5 @@
 import type { BackendRequest } from '../core/backend';
+import type { Remedy } from '../core/remedies';
 
 /** What the views can ask for. The engine client implements it; the views never see the engine. */
 export interface LabCommands {
@@ -9,6 +10,10 @@ export interface LabCommands {
   stop(): Promise<void>;
   refreshPreview(): Promise<void>;
   setBackend(request: BackendRequest): Promise<void>;
+  /** Applies a fix after an OOM and continues training from the kept model. */
+  applyRemedy(remedy: Remedy): Promise<void>;
+  /** Allocates one tensor above the backend's single-buffer limit and reports what was caught. */
+  provokeBufferLimit(): Promise<void>;
 }
 
 let current: LabCommands | null = null;

@@ -11,6 +11,7 @@ export const INITIAL_RUN: RunSlice['run'] = {
   epochs: [],
   progress: { done: 0, total: 0 },
   result: null,
+  oom: null,
   error: null,
   backend: null,
 };
@@ -24,6 +25,7 @@ function initialState(): LabState {
     run: INITIAL_RUN,
     memory: { samples: [], markers: [] },
     preview: { status: 'idle', images: [], error: null },
+    provoke: { status: 'idle', result: null, error: null },
     log: [],
   };
 }

@@ -1,6 +1,14 @@
 import type { BackendInfo, BackendRequest } from '../core/backend';
 import type { MemorySample, TimelineMarker } from '../core/memory';
-import type { ImageSource, PreviewImage, TrainConfig, TrainingPhase, TrainResult } from '../core/protocol';
+import type { OomDetails } from '../core/oom';
+import type {
+  ImageSource,
+  PreviewImage,
+  ProvokeResult,
+  TrainConfig,
+  TrainingPhase,
+  TrainResult,
+} from '../core/protocol';
 import type { ScanResult } from '../core/scan';
 
 /** Settings the user chose; persisted across reloads. */
@@ -71,13 +79,14 @@ export interface PhaseInfo {
 
 export interface RunSlice {
   run: {
-    status: 'idle' | 'running' | 'stopping' | 'completed' | 'stopped' | 'failed';
+    status: 'idle' | 'running' | 'stopping' | 'completed' | 'stopped' | 'oom' | 'failed';
     /** Configuration of the current or last run (settings may change meanwhile). */ config: TrainConfig | null;
     phases: PhaseInfo[];
     batches: BatchPoint[];
     epochs: EpochPoint[];
     /** Steps done and planned, both phases. */ progress: { done: number; total: number };
     result: TrainResult | null;
+    /** What ran out, when status is 'oom'. */ oom: OomDetails | null;
     error: string | null;
     /** Backend the run trained on. */ backend: string | null;
   };
@@ -98,6 +107,15 @@ export interface PreviewSlice {
   };
 }
 
+export interface LessonSlice {
+  /** The "provoke a real failure" lesson. */
+  provoke: {
+    status: 'idle' | 'running' | 'done' | 'error';
+    result: ProvokeResult | null;
+    error: string | null;
+  };
+}
+
 export interface LogEntry {
   level: 'info' | 'warn' | 'error';
   message: string;
@@ -114,4 +132,5 @@ export type LabState = SettingsSlice &
   RunSlice &
   MemorySlice &
   PreviewSlice &
+  LessonSlice &
   LogSlice;

@@ -1,16 +1,26 @@
 // The engine client: starts the engine (worker first), turns user commands into requests and the
 // engine's replies into store updates. Views reach it only through the LabCommands interface.
 import type { BackendInfo, BackendRequest } from '../core/backend';
-import type { DatasetPayload, EngineEvent, ImageSource, PreviewImage, TrainResult } from '../core/protocol';
+import type {
+  DatasetPayload,
+  EngineEvent,
+  ImageSource,
+  PreviewImage,
+  ProvokeResult,
+  TrainingPhase,
+  TrainResult,
+} from '../core/protocol';
 import { scanFiles, withoutUndecodable, isTrainable, type FoundFile } from '../core/scan';
 import { validateTrainConfig } from '../core/settings';
+import { oomMessage } from '../core/oom';
+import type { Remedy } from '../core/remedies';
 import { createRng } from '../core/rng';
 import { stratifiedSplit } from '../core/split';
 import { findUndecodable } from '../browser/decodeCheck';
 import { readBlob } from '../browser/decode';
 import { filesFromDrop, filesFromInput, type PickedFile } from '../browser/folder';
 import type { LabCommands } from '../store/commands';
-import { appendLog, INITIAL_RUN, labStore } from '../store/store';
+import { appendLog, INITIAL_RUN, labStore, updateConfig } from '../store/store';
 import { InThreadTransport, WorkerTransport, type Transport } from './transport';
 
 /** Longest memory timeline kept (points); older points are dropped first. */
@@ -185,6 +195,34 @@ export class LabClient implements LabCommands {
   }
 
   async train(): Promise<void> {
+    await this.run();
+  }
+
+  async applyRemedy(remedy: Remedy): Promise<void> {
+    const { run } = labStore.getState();
+    if (run.status !== 'oom') return;
+    updateConfig(remedy.patch);
+    appendLog('info', `Remedy applied: ${remedy.title}.`);
+    await this.run(run.result?.lastPhase ?? undefined);
+  }
+
+  async provokeBufferLimit(): Promise<void> {
+    const transport = this.transport;
+    const { run, provoke } = labStore.getState();
+    if (!transport || run.status === 'running' || run.status === 'stopping' || provoke.status === 'running')
+      return;
+    labStore.setState({ provoke: { status: 'running', result: null, error: null } });
+    try {
+      const result = (await transport.send({ type: 'provoke', kind: 'buffer-limit' })) as ProvokeResult;
+      labStore.setState({ provoke: { status: 'done', result, error: null } });
+      if (result.caught) appendLog('warn', `Provoked on purpose and caught: ${oomMessage(result.caught)}`);
+    } catch (err) {
+      labStore.setState({ provoke: { status: 'error', result: null, error: messageOf(err) } });
+    }
+  }
+
+  /** Starts a run; with `resumeFrom`, continues the kept model from that phase. */
+  private async run(resumeFrom?: TrainingPhase): Promise<void> {
     const state = labStore.getState();
     const transport = this.transport;
     if (
@@ -203,27 +241,29 @@ export class LabClient implements LabCommands {
     }
     const config = state.config;
     const batchesPerEpoch = Math.ceil(payload.train.length / config.batchSize);
+    const epochs = (resumeFrom === 'fine-tune' ? 0 : config.frozenEpochs) + config.fineTuneEpochs;
     labStore.setState({
       run: {
         ...INITIAL_RUN,
         status: 'running',
         config,
         backend: state.engine.backend?.name ?? null,
-        progress: { done: 0, total: (config.frozenEpochs + config.fineTuneEpochs) * batchesPerEpoch },
+        progress: { done: 0, total: epochs * batchesPerEpoch },
       },
       memory: { samples: [], markers: [] },
     });
     try {
       const result = (await transport.send(
-        { type: 'train', config, dataset: payload },
+        { type: 'train', config, dataset: payload, resumeFrom },
         onEngineEvent,
       )) as TrainResult;
       // EarlyStopping can end the last phase early; the plan then ends where training did.
       labStore.setState((s) => ({
         run: {
           ...s.run,
-          status: result.outcome === 'stopped' ? 'stopped' : 'completed',
+          status: result.outcome === 'stopped' || result.outcome === 'oom' ? result.outcome : 'completed',
           result,
+          oom: result.oom ?? null,
           progress: { done: s.run.progress.done, total: s.run.progress.done },
         },
       }));
@@ -341,6 +381,7 @@ function describeResult(r: TrainResult): string {
     completed: 'Training finished.',
     'early-stopped': 'Training ended by EarlyStopping.',
     stopped: 'Training stopped by the user; the model keeps its last weights.',
+    oom: 'Training ran out of memory; the model keeps its last good weights. Apply a fix to continue.',
   }[r.outcome];
   return how + val;
 }

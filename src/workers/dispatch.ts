@@ -11,9 +11,11 @@ export function dispatch(
     case 'init':
       return engine.init(req.backend);
     case 'train':
-      return engine.train(req.config, req.dataset, emit);
+      return engine.train(req.config, req.dataset, emit, req.resumeFrom);
     case 'preview':
       return engine.preview(req.config, req.dataset, req.count);
+    case 'provoke':
+      return engine.provokeBufferLimit();
     case 'stop':
       engine.stop();
       return Promise.resolve(true);

@@ -1,10 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
 import { Trainer } from '../train/trainer';
 import { installBudget, newAllocation, ResourceExhaustedError } from './budget';
 import { onKernel } from './kernelHook';
-import { trackLayers } from './layerContext';
+import { attributeOutputs, trackLayers } from './layerContext';
 import { stepPhase } from './stepPhase';
 
 beforeAll(async () => {
@@ -107,8 +107,13 @@ describe('memory budget (simulated memory_limit)', () => {
     const before = tf.memory().numTensors;
     limit = (peaks.forward + peaks.backward) / 2;
     remove = installBudget('cpu', () => limit);
+    const offAttribution = attributeOutputs('cpu');
+    onTestFinished(offAttribution);
     const err = await catchStep(trainer, batch);
     expect(err.details.phase).toBe('backward');
+    // No layer runs in the backward pass: it is named after the layer whose saved activations it consumed.
+    expect(err.details.layer).toMatch(/^(stem|block|top|head|avg|predictions)/);
+    expect(err.message).toContain(`Detected at layer '${err.details.layer}'`);
     expect(err.message).toContain('backward pass');
     expect(tf.memory().numTensors).toBe(before);
     tf.dispose(batch);

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { bytesPerElement, oomMessage, type OomDetails } from '../../core/oom';
 import { onKernel, type KernelRun } from './kernelHook';
-import { currentLayer } from './layerContext';
+import { layerOf } from './layerContext';
 import { stepPhase } from './stepPhase';
 
 /** TensorFlow's error, as the lab raises it for every kind of memory exhaustion. */
@@ -39,7 +39,7 @@ export function describeAllocation(
   cause: string | null = null,
 ): OomDetails {
   const { bytes, largest } = newAllocation(run);
-  const layer = currentLayer();
+  const layer = layerOf(run);
   return {
     kind,
     shape: largest ? [...largest.shape] : null,

@@ -195,6 +195,8 @@ describe('runTraining', () => {
         now: () => 0,
         emit: (e) => events.push(e),
         shouldStop: () => false,
+        abort: () => {},
+        guardStep: (step) => step(),
         yieldToEventLoop: async () => {},
       },
     );
@@ -218,6 +220,35 @@ describe('runTraining', () => {
     model.dispose();
   });
 
+  it('a failing step ends the run with its error, aborts the data set and leaks no batch', async () => {
+    const { model, backboneLayerCount } = tiny();
+    const trainer = new Trainer(model, backboneLayerCount);
+    const before = tf.memory().numTensors;
+    let steps = 0;
+    let aborted = false;
+    const run = runTraining(trainer, [{ phase: 'frozen', epochs: 2, learningRate: 1e-3, unfreezeLastN: 0 }], {
+      dataset: () => dataset(6, 2).prefetch(3),
+      batchesPerEpoch: 6,
+      patience: 2,
+      now: () => 0,
+      emit: () => {},
+      shouldStop: () => false,
+      abort: () => {
+        aborted = true;
+      },
+      guardStep: async (step) => {
+        if (++steps === 2) throw new Error('simulated device failure');
+        return step();
+      },
+      yieldToEventLoop: async () => {},
+    });
+    await expect(run).rejects.toThrow('simulated device failure');
+    expect(aborted).toBe(true);
+    trainer.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+    model.dispose();
+  });
+
   it('stops between steps when asked and reports it', async () => {
     const { model, backboneLayerCount } = tiny();
     const trainer = new Trainer(model, backboneLayerCount);
@@ -234,6 +265,8 @@ describe('runTraining', () => {
           if (e.kind === 'batch') steps++;
         },
         shouldStop: () => steps >= 1,
+        abort: () => {},
+        guardStep: (step) => step(),
         yieldToEventLoop: async () => {},
       },
     );

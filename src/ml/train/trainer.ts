@@ -135,24 +135,33 @@ export class Trainer {
   }
 
   /** Mean loss and accuracy in inference mode (dropout off, BatchNorm on moving statistics). */
-  async evaluate(dataset: tf.data.Dataset<Batch>, shouldStop: () => boolean = () => false): Promise<Metrics> {
+  async evaluate(
+    dataset: tf.data.Dataset<Batch>,
+    shouldStop: () => boolean = () => false,
+    abort: () => void = () => {},
+  ): Promise<Metrics> {
     let lossSum = 0;
     let correct = 0;
     let count = 0;
-    await forEachBatch(dataset, shouldStop, async (batch) => {
-      const n = batch.ys.shape[0];
-      const [loss, acc] = inPhase('evaluation', () =>
-        tf.tidy(() => {
-          const probs = this.model.apply(batch.xs, { training: false }) as tf.Tensor2D;
-          return [sparseCategoricalCrossentropy(batch.ys, probs), sparseAccuracy(batch.ys, probs)];
-        }),
-      );
-      const [l, a] = await Promise.all([loss.data(), acc.data()]);
-      tf.dispose([loss, acc]);
-      lossSum += (l[0] ?? Number.NaN) * n;
-      correct += (a[0] ?? Number.NaN) * n;
-      count += n;
-    });
+    await forEachBatch(
+      dataset,
+      shouldStop,
+      async (batch) => {
+        const n = batch.ys.shape[0];
+        const [loss, acc] = inPhase('evaluation', () =>
+          tf.tidy(() => {
+            const probs = this.model.apply(batch.xs, { training: false }) as tf.Tensor2D;
+            return [sparseCategoricalCrossentropy(batch.ys, probs), sparseAccuracy(batch.ys, probs)];
+          }),
+        );
+        const [l, a] = await Promise.all([loss.data(), acc.data()]);
+        tf.dispose([loss, acc]);
+        lossSum += (l[0] ?? Number.NaN) * n;
+        correct += (a[0] ?? Number.NaN) * n;
+        count += n;
+      },
+      abort,
+    );
     return count === 0
       ? { loss: Number.NaN, accuracy: Number.NaN }
       : { loss: lossSum / count, accuracy: correct / count };
@@ -181,27 +190,45 @@ export function releaseAbandonedTape(): void {
 }
 
 /**
- * Runs `fn` on each batch and disposes it afterwards. When stopped early the iterator is drained so
- * batches already prefetched are disposed too, not leaked.
+ * Runs `fn` on each batch and disposes it afterwards. When stopped, or when `fn` or the data set
+ * fails, the iterator is still drained so batches already prefetched are disposed, not leaked;
+ * `abort` is called first so the data set ends early and draining is quick. A failure is rethrown
+ * once drained. Returns whether it stopped early.
  */
 export async function forEachBatch(
   dataset: tf.data.Dataset<Batch>,
   shouldStop: () => boolean,
   fn: (batch: Batch, index: number) => Promise<void>,
+  abort: () => void = () => {},
 ): Promise<boolean> {
   const iterator = await dataset.iterator();
   let index = 0;
   let stopped = false;
+  let failure: { error: unknown } | null = null;
+  const fail = (error: unknown) => {
+    if (failure) return;
+    failure = { error };
+    abort();
+  };
   for (;;) {
-    const next = await iterator.next();
+    let next: IteratorResult<Batch>;
+    try {
+      next = await iterator.next();
+    } catch (err) {
+      fail(err);
+      continue;
+    }
     if (next.done) break;
     try {
-      if (!stopped) await fn(next.value, index++);
+      if (!stopped && !failure) await fn(next.value, index++);
+    } catch (err) {
+      fail(err);
     } finally {
       tf.dispose([next.value.xs, next.value.ys]);
     }
     if (!stopped && shouldStop()) stopped = true;
   }
+  if (failure) throw (failure as { error: unknown }).error;
   return stopped;
 }
 
@@ -222,6 +249,9 @@ export interface RunContext {
   /** Milliseconds since the run started. */ now: () => number;
   /** Receives phase, batch and epoch events. */ emit: (event: EngineEvent) => void;
   /** True once the user pressed Stop; checked between steps. */ shouldStop: () => boolean;
+  /** Ends the data sets early after a failure, so the rest can be drained quickly. */ abort: () => void;
+  /** Runs one training step under the backend's error capture (WebGPU error scopes), rethrowing what it catches. */
+  guardStep: <T>(step: () => Promise<T>) => Promise<T>;
   /** Lets messages (Stop) and timers (memory sampling) run between steps. */ yieldToEventLoop: () => Promise<void>;
 }
 
@@ -235,6 +265,13 @@ export async function runTraining(
   let last: Metrics = { loss: Number.NaN, accuracy: Number.NaN };
   let outcome: TrainResult['outcome'] = 'completed';
   let epochIndex = 0;
+  const ended = (how: TrainResult['outcome']): TrainResult => ({
+    outcome: how,
+    phases,
+    valLoss: last.loss,
+    valAccuracy: last.accuracy,
+    lastPhase: phases[phases.length - 1] ?? null,
+  });
   for (const p of plan) {
     if (p.epochs <= 0) continue;
     const summary = trainer.compile(p.phase, p.learningRate, p.unfreezeLastN);
@@ -258,7 +295,7 @@ export async function runTraining(
         ctx.shouldStop,
         async (batch, i) => {
           const start = performance.now();
-          const m = await trainer.step(batch);
+          const m = await ctx.guardStep(() => trainer.step(batch));
           const n = batch.ys.shape[0];
           lossSum += m.loss * n;
           accSum += m.accuracy * n;
@@ -275,11 +312,11 @@ export async function runTraining(
           });
           await ctx.yieldToEventLoop();
         },
+        ctx.abort,
       );
-      if (stopped) return { outcome: 'stopped', phases, valLoss: last.loss, valAccuracy: last.accuracy };
-      const val = await trainer.evaluate(ctx.dataset('validation', epochIndex), ctx.shouldStop);
-      if (ctx.shouldStop())
-        return { outcome: 'stopped', phases, valLoss: last.loss, valAccuracy: last.accuracy };
+      if (stopped) return ended('stopped');
+      const val = await trainer.evaluate(ctx.dataset('validation', epochIndex), ctx.shouldStop, ctx.abort);
+      if (ctx.shouldStop()) return ended('stopped');
       last = val;
       ctx.emit({
         kind: 'epoch',
@@ -302,5 +339,5 @@ export async function runTraining(
       }
     }
   }
-  return { outcome, phases, valLoss: last.loss, valAccuracy: last.accuracy };
+  return ended(outcome);
 }

@@ -1,0 +1,27 @@
+import { expect, test } from '@playwright/test';
+import { openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
+
+test('a real WebGPU failure (one tensor above maxBufferSize) is caught, explained, and the lab keeps working', async ({
+  page,
+}) => {
+  await openLab(page);
+  await expect(page.getByTestId('backend-name')).toHaveText('webgpu');
+  await page.getByTestId('provoke-buffer-limit').click();
+  const result = page.getByTestId('provoke-result');
+  await expect(result).toContainText(
+    /OOM when allocating tensor with shape\[\d+\] and type float32 on webgpu \(one tensor above maxBufferSize/,
+    { timeout: 120_000 },
+  );
+  await expect(result).toContainText(/Cause: .*(max buffer size|maxBufferSize)/i);
+  await expect(page.getByTestId('provoke-still-works')).toHaveText(
+    'The backend still computes correctly afterwards.',
+  );
+
+  // And training still works on the same backend.
+  await page.getByRole('button', { name: 'Use built-in sample' }).click();
+  await expect(page.getByTestId('class-table')).toContainText('circles');
+  await useTinySettings(page, { frozenEpochs: 1, fineTuneEpochs: 0 });
+  await page.getByTestId('train').click();
+  expect(await waitForRunEnd(page)).toBe('completed');
+  expect((await snapshot(page)).run.backend).toBe('webgpu');
+});

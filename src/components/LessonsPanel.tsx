@@ -1,0 +1,65 @@
+import { formatBytes } from '../core/memory';
+import { oomMessage } from '../core/oom';
+import { commands } from '../store/commands';
+import { useLab } from './useLab';
+
+/** Experiments that show how a real GPU failure looks in the browser, and that the lab survives it. */
+export function LessonsPanel() {
+  const provoke = useLab((s) => s.provoke);
+  const backend = useLab((s) => s.engine.backend);
+  const busy = useLab((s) => s.run.status === 'running' || s.run.status === 'stopping');
+  const gpu = backend?.name === 'webgpu' || backend?.name === 'webgl';
+  const result = provoke.result;
+  return (
+    <section className="panel" aria-labelledby="lessons-title">
+      <h2 id="lessons-title">Lessons</h2>
+      <p>
+        <strong>The second kind of OOM.</strong> A GPU also caps the size of one buffer (WebGPU{' '}
+        <code>maxBufferSize</code>
+        {backend?.limits ? `, ${formatBytes(backend.limits.maxBufferSize)} here` : ''}). One activation can
+        fail on its own while total memory is fine. tfjs does not notice: without error scopes the result
+        silently becomes zeros.
+      </p>
+      <button
+        type="button"
+        data-testid="provoke-buffer-limit"
+        disabled={!gpu || busy || provoke.status === 'running'}
+        onClick={() => void commands().provokeBufferLimit()}
+      >
+        {provoke.status === 'running' ? 'Allocating…' : 'Allocate one tensor just above the limit'}
+      </button>
+      {!gpu && <small className="hint"> Needs the WebGPU or WebGL backend.</small>}
+      {provoke.error && (
+        <p className="error-text" role="alert">
+          {provoke.error}
+        </p>
+      )}
+      {result && (
+        <div data-testid="provoke-result" aria-live="polite">
+          {result.caught ? (
+            <>
+              <p>Caught, not crashed:</p>
+              <pre className="oom-message">{oomMessage(result.caught)}</pre>
+            </>
+          ) : (
+            <p>The backend did not fail: this device accepted the tensor.</p>
+          )}
+          <p data-testid="provoke-still-works">
+            {result.stillWorks
+              ? 'The backend still computes correctly afterwards.'
+              : 'The backend gives wrong results afterwards: restart it.'}
+          </p>
+          {result.allocatedBefore !== null && result.allocatedAfter !== null && (
+            <p>
+              Backend allocation before {formatBytes(result.allocatedBefore)}, after{' '}
+              {formatBytes(result.allocatedAfter)}{' '}
+              <span className="label-measured">measured · {backend?.name}</span>
+              {result.allocatedAfter > result.allocatedBefore &&
+                ': tfjs keeps the failed buffer in its pool and still counts it.'}
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
