@@ -47,4 +47,17 @@ test('built-in sample: frozen epoch then fine-tune epoch on WebGPU, with live me
   const finePeak = Number(await page.getByTestId('peak-fine-tune').getAttribute('data-bytes'));
   expect(frozenPeak).toBeGreaterThan(0);
   expect(finePeak).toBeGreaterThan(frozenPeak * 1.2);
+  // The per-step peak read at every kernel tells the same story, and no timeline point exceeds it.
+  const frozenStep = Number(await page.getByTestId('step-peak-frozen').getAttribute('data-bytes'));
+  const fineStep = Number(await page.getByTestId('step-peak-fine-tune').getAttribute('data-bytes'));
+  expect(fineStep).toBeGreaterThan(frozenStep * 1.2);
+  expect(finePeak).toBeLessThanOrEqual(fineStep);
+
+  // clear_session: the model and tfjs' pool go back; the backend is re-created and still works.
+  await page.getByTestId('release-all').click();
+  await expect(page.getByTestId('release-result')).toContainText(
+    /allocated incl\. pool \d[\d.]* [KMG]B → 0 B/,
+  );
+  await expect(page.getByTestId('release-result')).toContainText(/Live tensors \d[\d.]* [KMG]?B → 0 B/);
+  await expect(page.getByTestId('backend-name')).toHaveText('webgpu');
 });

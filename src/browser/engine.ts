@@ -5,6 +5,7 @@ import type {
   EngineEvent,
   PreviewImage,
   ProvokeResult,
+  ReleaseResult,
   SourceItem,
   TrainConfig,
   TrainingPhase,
@@ -16,6 +17,7 @@ import { installBudget, ResourceExhaustedError } from '../ml/memory/budget';
 import { onKernel } from '../ml/memory/kernelHook';
 import { attributeOutputs, trackLayers } from '../ml/memory/layerContext';
 import { LargestAllocation } from '../ml/memory/recorder';
+import { StepPeak } from '../ml/memory/stepPeak';
 import { MemorySampler, readMemory } from '../ml/memory/sampler';
 import { runTraining, Trainer, type PhasePlan } from '../ml/train/trainer';
 import { initBackend } from './backend';
@@ -58,6 +60,20 @@ export class LabEngine {
     this.stopRequested = true;
   }
 
+  /**
+   * The browser's clear_session: dispose the kept model, then dispose the backend itself, which is the
+   * only way to return the buffers tfjs keeps pooled (it never frees them), and start it again.
+   */
+  async releaseAll(): Promise<ReleaseResult> {
+    if (!this.backend) throw new Error('The engine has no backend yet; call init first.');
+    const before = readMemory(0);
+    this.disposeModel();
+    // Disposes every backend instance (and its pool); the registered factories re-create them on demand.
+    tf.engine().reset();
+    this.backend = await initBackend(this.backend.requested, this.inWorker);
+    return { before, after: readMemory(0), backend: this.backend };
+  }
+
   async train(
     config: TrainConfig,
     dataset: DatasetPayload,
@@ -76,11 +92,13 @@ export class LabEngine {
     const offAttribution = attributeOutputs(backendName);
     const offBudget = installBudget(backendName, () => config.budgetBytes);
     const recorder = new LargestAllocation(backendName);
+    const guard = makeStepGuard(recorder);
+    const stepPeak = new StepPeak(backendName);
     const timer = setInterval(() => sampler.sample(), SAMPLE_TIMER_MS);
     let trainer: Trainer | null = null;
     let phase: TrainingPhase | null = null;
     try {
-      const { model, backboneLayerCount } = this.prepareModel(
+      const { model, backboneLayerCount, resumed } = this.prepareModel(
         config,
         dataset.classes.length,
         resumeFrom,
@@ -103,33 +121,41 @@ export class LabEngine {
           unfreezeLastN: config.unfreezeLastN,
         },
       ];
-      const result = await runTraining(trainer, resumeFrom === 'fine-tune' ? plan.slice(1) : plan, {
-        dataset: (split, epoch) =>
-          this.dataset(
-            config,
-            dataset,
-            split,
-            epoch,
-            split === 'train',
-            () => this.stopRequested || this.aborted,
-          ),
-        batchesPerEpoch: Math.ceil(dataset.train.length / config.batchSize),
-        patience: config.patience,
-        now,
-        emit: (e) => {
-          if (e.kind === 'phase') {
-            phase = e.phase;
-            sampler.mark();
-          }
-          emit(e);
+      const result = await runTraining(
+        trainer,
+        resumed && resumeFrom === 'fine-tune' ? plan.slice(1) : plan,
+        {
+          dataset: (split, epoch) =>
+            this.dataset(
+              config,
+              dataset,
+              split,
+              epoch,
+              split === 'train',
+              () => this.stopRequested || this.aborted,
+            ),
+          batchesPerEpoch: Math.ceil(dataset.train.length / config.batchSize),
+          patience: config.patience,
+          now,
+          emit: (e) => {
+            if (e.kind === 'phase') {
+              phase = e.phase;
+              sampler.mark();
+            }
+            emit(e);
+          },
+          shouldStop: () => this.stopRequested,
+          abort: () => {
+            this.aborted = true;
+          },
+          guardStep: async (step) => {
+            stepPeak.reset();
+            return guard(step);
+          },
+          stepPeakBytes: () => stepPeak.value,
+          yieldToEventLoop: () => new Promise((resolve) => setTimeout(resolve, 0)),
         },
-        shouldStop: () => this.stopRequested,
-        abort: () => {
-          this.aborted = true;
-        },
-        guardStep: makeStepGuard(recorder),
-        yieldToEventLoop: () => new Promise((resolve) => setTimeout(resolve, 0)),
-      });
+      );
       return result;
     } catch (err) {
       if (!(err instanceof ResourceExhaustedError)) throw err;
@@ -148,6 +174,7 @@ export class LabEngine {
       offAttribution();
       offBudget();
       recorder.dispose();
+      stepPeak.dispose();
       trainer?.dispose();
       this.stopRequested = false;
       sampler.mark();
@@ -163,7 +190,7 @@ export class LabEngine {
     numClasses: number,
     resumeFrom: TrainingPhase | undefined,
     emit: (e: EngineEvent) => void,
-  ): KeptModel {
+  ): KeptModel & { resumed: boolean } {
     const preset = EFFICIENTNET_PRESETS[config.model];
     const kept = this.kept;
     const reusable = resumeFrom && kept && kept.preset === config.model && kept.numClasses === numClasses;
@@ -173,19 +200,17 @@ export class LabEngine {
         level: 'info',
         message: `Continuing ${preset.name} from its last good weights (${resumeFrom} phase).`,
       });
-      return kept;
+      return { ...kept, resumed: true };
     }
-    const build = () =>
-      buildClassifier({
-        ...preset,
-        height: config.height,
-        width: config.width,
-        numClasses,
-        seed: config.seed,
-      });
-    const built = build();
+    const built = buildClassifier({
+      ...preset,
+      height: config.height,
+      width: config.width,
+      numClasses,
+      seed: config.seed,
+    });
     if (reusable) {
-      // Weights move over by value; the old model is freed right after.
+      // The new variables take the old buffers by reference count, so freeing the old model keeps them.
       built.model.setWeights(kept.model.getWeights());
       emit({
         kind: 'log',
@@ -193,6 +218,12 @@ export class LabEngine {
         message: `Continuing ${preset.name} at ${config.height}×${config.width} with the weights it had at ${kept.height}×${kept.width}.`,
       });
     } else {
+      if (resumeFrom)
+        emit({
+          kind: 'log',
+          level: 'warn',
+          message: 'No kept model to continue from (it was released or does not match); starting afresh.',
+        });
       emit({
         kind: 'log',
         level: 'info',
@@ -201,7 +232,7 @@ export class LabEngine {
     }
     this.disposeModel();
     this.kept = { ...built, preset: config.model, numClasses, height: config.height, width: config.width };
-    return this.kept;
+    return { ...this.kept, resumed: !!reusable };
   }
 
   /**

@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { MemoryTimeline, type MemoryPoint } from '../charts/MemoryTimeline';
 import { downsampleMax } from '../core/downsample';
 import { formatBytes } from '../core/memory';
-import { phasePeaks } from '../core/phasePeaks';
+import { phasePeaks, stepPeaks } from '../core/phasePeaks';
+import { ReleaseControl } from './ReleaseControl';
 import { useLab } from './useLab';
 
 const MAX_POINTS = 600;
@@ -23,6 +24,8 @@ export function MemoryPanel() {
     [samples],
   );
   const peaks = useMemo(() => phasePeaks(samples, phases), [samples, phases]);
+  const batches = useLab((s) => s.run.batches);
+  const stepPeak = useMemo(() => stepPeaks(batches), [batches]);
   const last = samples[samples.length - 1];
   const hasPool = last?.allocatedBytes !== undefined;
   const tag = <span className="label-measured">measured · {backend}</span>;
@@ -58,8 +61,18 @@ export function MemoryPanel() {
             </dd>
           </div>
         ))}
+        {stepPeak.map((p) => (
+          <div key={`profile-${p.phase}`} data-testid={`step-peak-${p.phase}`} data-bytes={p.peakBytes}>
+            <dt>Step peak, {p.phase} phase</dt>
+            <dd>
+              {formatBytes(p.peakBytes)}{' '}
+              <span className="label-measured">measured · {backend} · every kernel, as tf.profile</span>
+            </dd>
+          </div>
+        ))}
       </dl>
       <MemoryTimeline points={points} markers={markers} backend={backend} hasPool={hasPool} />
+      <ReleaseControl />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phasePeaks } from './phasePeaks';
+import { phasePeaks, stepPeaks } from './phasePeaks';
 
 describe('phasePeaks', () => {
   it('splits the timeline at each phase start', () => {
@@ -16,6 +16,22 @@ describe('phasePeaks', () => {
     ).toEqual([
       { phase: 'frozen', peakBytes: 9 },
       { phase: 'fine-tune', peakBytes: 20 },
+    ]);
+  });
+});
+
+describe('stepPeaks', () => {
+  it('takes the highest step peak of each phase and ignores steps without one', () => {
+    expect(
+      stepPeaks([
+        { phase: 'frozen', peakBytes: 5 },
+        { phase: 'frozen' },
+        { phase: 'frozen', peakBytes: 8 },
+        { phase: 'fine-tune', peakBytes: 30 },
+      ]),
+    ).toEqual([
+      { phase: 'frozen', peakBytes: 8 },
+      { phase: 'fine-tune', peakBytes: 30 },
     ]);
   });
 });

@@ -10,3 +10,17 @@ export function phasePeaks(
     peakBytes: peakLiveBytes(samples, p.t, phases[i + 1]?.t ?? Number.POSITIVE_INFINITY),
   }));
 }
+
+/** Highest step peak per phase, in phase order, over the steps that carry one. */
+export function stepPeaks(
+  batches: readonly { phase: string; peakBytes?: number }[],
+): { phase: string; peakBytes: number }[] {
+  const out: { phase: string; peakBytes: number }[] = [];
+  for (const b of batches) {
+    if (b.peakBytes === undefined) continue;
+    const entry = out.find((e) => e.phase === b.phase);
+    if (entry) entry.peakBytes = Math.max(entry.peakBytes, b.peakBytes);
+    else out.push({ phase: b.phase, peakBytes: b.peakBytes });
+  }
+  return out;
+}

@@ -69,6 +69,7 @@ export type EngineEvent =
       loss: number;
       accuracy: number;
       /** Wall time of this step in ms, measured. */ stepMs: number;
+      /** The step's peak live bytes, as tf.profile would report them (measured at every kernel). */ peakBytes?: number;
       t: number;
     }
   | {
@@ -107,6 +108,13 @@ export interface ProvokeResult {
   allocatedAfter: number | null;
 }
 
+/** Memory before and after freeing everything and re-creating the backend (Keras' clear_session). */
+export interface ReleaseResult {
+  before: MemorySample;
+  after: MemorySample;
+  /** The backend as re-created. */ backend: BackendInfo;
+}
+
 /** An augmented sample for the preview grid. */
 export interface PreviewImage {
   /** File the sample came from. */ path: string;
@@ -133,6 +141,7 @@ export type EngineRequest =
       resumeFrom?: TrainingPhase;
     }
   | { id: number; type: 'provoke'; kind: 'buffer-limit' }
+  | { id: number; type: 'release' }
   | { id: number; type: 'stop' }
   | { id: number; type: 'preview'; config: TrainConfig; dataset: DatasetPayload; count: number };
 

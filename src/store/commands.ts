@@ -12,6 +12,8 @@ export interface LabCommands {
   setBackend(request: BackendRequest): Promise<void>;
   /** Applies a fix after an OOM and continues training from the kept model. */
   applyRemedy(remedy: Remedy): Promise<void>;
+  /** Frees the model and the backend's pool by re-creating the backend (clear_session). */
+  releaseAll(): Promise<void>;
   /** Allocates one tensor above the backend's single-buffer limit and reports what was caught. */
   provokeBufferLimit(): Promise<void>;
 }

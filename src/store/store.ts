@@ -23,7 +23,7 @@ function initialState(): LabState {
     dataset: { status: 'empty', name: '', scan: null, sources: [], progress: null, error: null },
     engine: { status: 'starting', backend: null, error: null },
     run: INITIAL_RUN,
-    memory: { samples: [], markers: [] },
+    memory: { samples: [], markers: [], release: { status: 'idle', result: null, error: null } },
     preview: { status: 'idle', images: [], error: null },
     provoke: { status: 'idle', result: null, error: null },
     log: [],

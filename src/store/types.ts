@@ -5,6 +5,7 @@ import type {
   ImageSource,
   PreviewImage,
   ProvokeResult,
+  ReleaseResult,
   TrainConfig,
   TrainingPhase,
   TrainResult,
@@ -53,6 +54,7 @@ export interface BatchPoint {
   loss: number;
   accuracy: number;
   /** Measured step time, ms. */ stepMs: number;
+  /** Step peak live bytes from tf.profile (precise mode only). */ peakBytes?: number;
 }
 
 /** One finished epoch. */
@@ -96,6 +98,12 @@ export interface MemorySlice {
   memory: {
     samples: MemorySample[];
     markers: TimelineMarker[];
+    /** The last "release everything" and what it freed. */
+    release: {
+      status: 'idle' | 'running' | 'done' | 'error';
+      result: ReleaseResult | null;
+      error: string | null;
+    };
   };
 }
 

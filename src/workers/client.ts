@@ -7,11 +7,13 @@ import type {
   ImageSource,
   PreviewImage,
   ProvokeResult,
+  ReleaseResult,
   TrainingPhase,
   TrainResult,
 } from '../core/protocol';
 import { scanFiles, withoutUndecodable, isTrainable, type FoundFile } from '../core/scan';
 import { validateTrainConfig } from '../core/settings';
+import { formatBytes } from '../core/memory';
 import { oomMessage } from '../core/oom';
 import type { Remedy } from '../core/remedies';
 import { createRng } from '../core/rng';
@@ -20,6 +22,7 @@ import { findUndecodable } from '../browser/decodeCheck';
 import { readBlob } from '../browser/decode';
 import { filesFromDrop, filesFromInput, type PickedFile } from '../browser/folder';
 import type { LabCommands } from '../store/commands';
+import type { LabState } from '../store/types';
 import { appendLog, INITIAL_RUN, labStore, updateConfig } from '../store/store';
 import { InThreadTransport, WorkerTransport, type Transport } from './transport';
 
@@ -221,6 +224,35 @@ export class LabClient implements LabCommands {
     }
   }
 
+  async releaseAll(): Promise<void> {
+    const transport = this.transport;
+    const { run, memory } = labStore.getState();
+    if (
+      !transport ||
+      run.status === 'running' ||
+      run.status === 'stopping' ||
+      memory.release.status === 'running'
+    )
+      return;
+    const setRelease = (release: LabState['memory']['release']) =>
+      labStore.setState((s) => ({ memory: { ...s.memory, release } }));
+    setRelease({ status: 'running', result: null, error: null });
+    try {
+      const result = (await transport.send({ type: 'release' })) as ReleaseResult;
+      setRelease({ status: 'done', result, error: null });
+      labStore.setState((s) => ({ engine: { ...s.engine, backend: result.backend } }));
+      appendLog(
+        'info',
+        `Released everything and re-created ${result.backend.name}: live ${formatBytes(result.before.liveBytes)} → ${formatBytes(result.after.liveBytes)}` +
+          (result.before.allocatedBytes !== undefined
+            ? `, allocated incl. pool ${formatBytes(result.before.allocatedBytes)} → ${formatBytes(result.after.allocatedBytes ?? 0)}.`
+            : '.'),
+      );
+    } catch (err) {
+      setRelease({ status: 'error', result: null, error: messageOf(err) });
+    }
+  }
+
   /** Starts a run; with `resumeFrom`, continues the kept model from that phase. */
   private async run(resumeFrom?: TrainingPhase): Promise<void> {
     const state = labStore.getState();
@@ -250,7 +282,7 @@ export class LabClient implements LabCommands {
         backend: state.engine.backend?.name ?? null,
         progress: { done: 0, total: epochs * batchesPerEpoch },
       },
-      memory: { samples: [], markers: [] },
+      memory: { samples: [], markers: [], release: { status: 'idle', result: null, error: null } },
     });
     try {
       const result = (await transport.send(
@@ -332,6 +364,7 @@ function onEngineEvent(e: EngineEvent): void {
                 loss: e.loss,
                 accuracy: e.accuracy,
                 stepMs: e.stepMs,
+                ...(e.peakBytes !== undefined ? { peakBytes: e.peakBytes } : {}),
               },
             ],
             progress: { ...s.run.progress, done: s.run.progress.done + 1 },

@@ -250,6 +250,7 @@ export interface RunContext {
   /** Receives phase, batch and epoch events. */ emit: (event: EngineEvent) => void;
   /** True once the user pressed Stop; checked between steps. */ shouldStop: () => boolean;
   /** Ends the data sets early after a failure, so the rest can be drained quickly. */ abort: () => void;
+  /** Peak live bytes of the step that just ran, when measured. */ stepPeakBytes?: () => number;
   /** Runs one training step under the backend's error capture (WebGPU error scopes), rethrowing what it catches. */
   guardStep: <T>(step: () => Promise<T>) => Promise<T>;
   /** Lets messages (Stop) and timers (memory sampling) run between steps. */ yieldToEventLoop: () => Promise<void>;
@@ -296,6 +297,7 @@ export async function runTraining(
         async (batch, i) => {
           const start = performance.now();
           const m = await ctx.guardStep(() => trainer.step(batch));
+          const peakBytes = ctx.stepPeakBytes?.();
           const n = batch.ys.shape[0];
           lossSum += m.loss * n;
           accSum += m.accuracy * n;
@@ -307,6 +309,7 @@ export async function runTraining(
             batch: i,
             batchesPerEpoch: ctx.batchesPerEpoch,
             ...m,
+            ...(peakBytes !== undefined ? { peakBytes } : {}),
             stepMs: performance.now() - start,
             t: ctx.now(),
           });
