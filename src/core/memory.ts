@@ -10,6 +10,23 @@ export interface MemorySample {
   allocatedBytes?: number;
 }
 
+/**
+ * Where one training step's bytes went, each category measured from the tensors themselves
+ * (not inferred from the total). What the step's peak holds beyond them is transient.
+ */
+export interface StepBreakdown {
+  /** All model variables: trainable, frozen, BatchNorm moving statistics. */ weights: number;
+  /** One gradient per trainable weight, alive between backward and the update. */ gradients: number;
+  /** Optimizer slot variables (Adam: momentum and variance). */ optimizer: number;
+  /** Tensors the gradient tape saved for the backward pass, at the end of the forward pass. */ savedActivations: number;
+  /** The input batch (images and labels). */ input: number;
+}
+
+/** Everything at the step's peak that no category accounts for: temporaries of the largest op, etc. */
+export function transientBytes(b: StepBreakdown, peak: number): number {
+  return Math.max(0, peak - (b.weights + b.gradients + b.optimizer + b.savedActivations + b.input));
+}
+
 /** A named moment on the timeline (phase or epoch start). */
 export interface TimelineMarker {
   /** Milliseconds since the run started. */ t: number;

@@ -2,7 +2,7 @@
 // fallback). Pure types: both sides import them, neither imports the other.
 import type { AugmentConfig } from './config';
 import type { BackendInfo, BackendRequest } from './backend';
-import type { MemorySample } from './memory';
+import type { MemorySample, StepBreakdown } from './memory';
 import type { OomDetails } from './oom';
 
 /** Which preset of the EfficientNet-style builder to train. */
@@ -70,6 +70,7 @@ export type EngineEvent =
       accuracy: number;
       /** Wall time of this step in ms, measured. */ stepMs: number;
       /** The step's peak live bytes, as tf.profile would report them (measured at every kernel). */ peakBytes?: number;
+      /** Bytes by category during this step, measured. */ breakdown: StepBreakdown;
       t: number;
     }
   | {

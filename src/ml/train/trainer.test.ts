@@ -159,6 +159,53 @@ describe('frozen backbone outside the tape', () => {
   });
 });
 
+describe('disposal', () => {
+  it('frees every variable of the classifier after a frozen phase (the split head takes layer references)', async () => {
+    const before = tf.memory().numTensors;
+    const variablesBefore = Object.keys(tf.engine().registeredVariables).length;
+    const { model, backboneLayerCount } = tiny();
+    const trainer = new Trainer(model, backboneLayerCount);
+    trainer.compile('frozen', 1e-3, 0);
+    const batch = makeBatch(4);
+    await trainer.step(batch);
+    tf.dispose(batch);
+    trainer.dispose();
+    model.dispose();
+    expect(Object.keys(tf.engine().registeredVariables).length).toBe(variablesBefore);
+    expect(tf.memory().numTensors).toBe(before);
+  });
+});
+
+describe('step breakdown', () => {
+  it('measures weights, gradients, Adam slots, saved activations and input, and they fit under the peak', async () => {
+    const { model, backboneLayerCount } = tiny();
+    const trainer = new Trainer(model, backboneLayerCount);
+    const batch = makeBatch(6);
+    const frozenSummary = trainer.compile('frozen', 1e-3, 0);
+    const frozen = (await trainer.step(batch)).breakdown;
+    const fineSummary = trainer.compile('fine-tune', 1e-3, 10_000);
+    const peak = await tf.profile(async () => {
+      await trainer.step(batch);
+    });
+    const fine = (await trainer.step(batch)).breakdown;
+
+    expect(fine.weights).toBe(fineSummary.totalParams * 4);
+    expect(frozen.gradients).toBe(frozenSummary.trainableParams * 4);
+    expect(fine.gradients).toBe(fineSummary.trainableParams * 4);
+    // Adam: momentum and variance per trainable weight, plus two scalar powers of beta.
+    expect(fine.optimizer - 2 * fineSummary.trainableParams * 4).toBeGreaterThanOrEqual(0);
+    expect(fine.optimizer - 2 * fineSummary.trainableParams * 4).toBeLessThanOrEqual(64);
+    expect(fine.input).toBe(6 * SIZE * SIZE * 3 * 4 + 6 * 4);
+    // With the backbone outside the tape, the frozen phase saves a small fraction of the activations.
+    expect(frozen.savedActivations).toBeLessThan(fine.savedActivations / 4);
+    const sum = fine.weights + fine.gradients + fine.optimizer + fine.savedActivations + fine.input;
+    expect(sum).toBeLessThanOrEqual(peak.peakBytes);
+    tf.dispose(batch);
+    trainer.dispose();
+    model.dispose();
+  });
+});
+
 describe('forEachBatch', () => {
   it('disposes every batch, also the ones left when stopped early', async () => {
     const before = tf.memory().numTensors;

@@ -1,4 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
+import type { StepBreakdown } from '../../core/memory';
+import { bytesPerElement } from '../../core/oom';
 import type { EngineEvent, TrainingPhase, TrainResult } from '../../core/protocol';
 import { EarlyStopping } from '../../core/earlyStopping';
 import type { Batch } from '../data/pipeline';
@@ -10,6 +12,28 @@ import { sparseAccuracy, sparseCategoricalCrossentropy } from './losses';
 export interface Metrics {
   loss: number;
   accuracy: number;
+}
+
+/** What a training step reports. */
+export interface StepMetrics extends Metrics {
+  /** Bytes by category, measured during the step. */ breakdown: StepBreakdown;
+}
+
+const tensorBytes = (ts: readonly tf.Tensor[]): number => {
+  const seen = new Set<object>();
+  let bytes = 0;
+  for (const t of ts) {
+    if (seen.has(t.dataId)) continue;
+    seen.add(t.dataId);
+    bytes += t.size * bytesPerElement(t.dtype);
+  }
+  return bytes;
+};
+
+/** Bytes of the tensors the active gradient tape saved for backward (shared buffers counted once). */
+function savedTapeBytes(): number {
+  const tape = (tf.engine().state as unknown as { activeTape: { saved?: tf.Tensor[] }[] | null }).activeTape;
+  return tensorBytes((tape ?? []).flatMap((node) => node.saved ?? []));
 }
 
 /**
@@ -92,12 +116,13 @@ export class Trainer {
    * (a memory budget, a real allocation failure), everything the step created is released, so
    * tf.memory().numTensors returns to its value before the step, and the error is rethrown.
    */
-  async step(batch: Batch): Promise<Metrics> {
+  async step(batch: Batch): Promise<StepMetrics> {
     const optimizer = this.optimizer;
     if (!optimizer) throw new Error('Trainer.step() called before compile()');
     // Tensors this step creates that outlive its tidies; all released when the step ends, however it ends.
     const owned: tf.Tensor[] = [];
     const kept: { accuracy?: tf.Scalar } = {};
+    let savedActivations = 0;
     try {
       const features = this.backboneOutsideTape
         ? inPhase('forward', () =>
@@ -113,18 +138,27 @@ export class Trainer {
         const loss = sparseCategoricalCrossentropy(batch.ys, probs);
         // Owned here too: if the backward pass fails, tfjs never hands the loss back.
         owned.push(loss);
+        savedActivations = savedTapeBytes();
         setStepPhase('backward');
         return loss;
       }, this.variables);
-      owned.push(value, ...Object.values(grads).filter((g): g is tf.Tensor => g != null));
+      const gradTensors = Object.values(grads).filter((g): g is tf.Tensor => g != null);
+      owned.push(value, ...gradTensors);
       setStepPhase('optimizer');
       optimizer.applyGradients(grads);
       setStepPhase('other');
+      const breakdown: StepBreakdown = {
+        weights: tensorBytes(this.model.weights.map((w) => w.read())),
+        gradients: tensorBytes(gradTensors),
+        optimizer: this.optimizerBytes(),
+        savedActivations,
+        input: tensorBytes([batch.xs, batch.ys]),
+      };
       const [loss, acc] = await Promise.all([
         value.data(),
         kept.accuracy?.data() ?? Promise.resolve([Number.NaN]),
       ]);
-      return { loss: loss[0] ?? Number.NaN, accuracy: acc[0] ?? Number.NaN };
+      return { loss: loss[0] ?? Number.NaN, accuracy: acc[0] ?? Number.NaN, breakdown };
     } catch (err) {
       releaseAbandonedTape();
       throw err;
@@ -132,6 +166,13 @@ export class Trainer {
       tf.dispose(owned);
       setStepPhase('other');
     }
+  }
+
+  /** Bytes of the optimizer's slots: every registered variable that is not one of the model's. */
+  private optimizerBytes(): number {
+    const own = new Set(this.model.weights.map((w) => w.read().id));
+    const all = Object.values(tf.engine().registeredVariables);
+    return tensorBytes(all.filter((v) => !own.has(v.id)));
   }
 
   /** Mean loss and accuracy in inference mode (dropout off, BatchNorm on moving statistics). */
@@ -167,11 +208,16 @@ export class Trainer {
       : { loss: lossSum / count, accuracy: correct / count };
   }
 
-  /** Frees the optimizer's slots; the model stays with its owner (the split models own no weights). */
+  /** Frees the optimizer's slots and the split's references; the model stays with its owner. */
   dispose(): void {
     this.optimizer?.dispose();
     this.optimizer = null;
     this.variables = [];
+    // Calling the head layers on a new input raised their reference counts, and tfjs frees a layer's
+    // weights only at zero: without this, disposing the classifier would leak the head's weights.
+    // The backbone half was made from existing tensors, took no references, and must not give any back.
+    this.split?.head.dispose();
+    this.split = null;
   }
 }
 
