@@ -52,6 +52,17 @@ test('built-in sample: frozen epoch then fine-tune epoch on WebGPU, with live me
   const fineStep = Number(await page.getByTestId('step-peak-fine-tune').getAttribute('data-bytes'));
   expect(fineStep).toBeGreaterThan(frozenStep * 1.2);
   expect(finePeak).toBeLessThanOrEqual(fineStep);
+  // Where it went: the tape keeps the backbone's activations, and every weight gets a gradient and two Adam slots.
+  const bytes = async (id: string) => Number(await page.getByTestId(id).getAttribute('data-bytes'));
+  expect(await bytes('breakdown-savedActivations-fine-tune')).toBeGreaterThan(
+    4 * (await bytes('breakdown-savedActivations-frozen')),
+  );
+  expect(await bytes('breakdown-optimizer-fine-tune')).toBeGreaterThan(
+    await bytes('breakdown-optimizer-frozen'),
+  );
+  expect(await bytes('breakdown-gradients-fine-tune')).toBeGreaterThan(
+    await bytes('breakdown-gradients-frozen'),
+  );
 
   // clear_session: the model and tfjs' pool go back; the backend is re-created and still works.
   await page.getByTestId('release-all').click();

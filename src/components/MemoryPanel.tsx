@@ -3,6 +3,7 @@ import { MemoryTimeline, type MemoryPoint } from '../charts/MemoryTimeline';
 import { downsampleMax } from '../core/downsample';
 import { formatBytes } from '../core/memory';
 import { phasePeaks, stepPeaks } from '../core/phasePeaks';
+import { BreakdownTable } from './BreakdownTable';
 import { ReleaseControl } from './ReleaseControl';
 import { useLab } from './useLab';
 
@@ -72,6 +73,7 @@ export function MemoryPanel() {
         ))}
       </dl>
       <MemoryTimeline points={points} markers={markers} backend={backend} hasPool={hasPool} />
+      <BreakdownTable />
       <ReleaseControl />
     </section>
   );

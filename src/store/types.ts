@@ -1,5 +1,5 @@
 import type { BackendInfo, BackendRequest } from '../core/backend';
-import type { MemorySample, TimelineMarker } from '../core/memory';
+import type { MemorySample, StepBreakdown, TimelineMarker } from '../core/memory';
 import type { OomDetails } from '../core/oom';
 import type {
   ImageSource,
@@ -54,7 +54,8 @@ export interface BatchPoint {
   loss: number;
   accuracy: number;
   /** Measured step time, ms. */ stepMs: number;
-  /** Step peak live bytes from tf.profile (precise mode only). */ peakBytes?: number;
+  /** Step peak live bytes, read at every kernel (equals tf.profile's peakBytes). */ peakBytes?: number;
+  /** Bytes by category during the step. */ breakdown: StepBreakdown;
 }
 
 /** One finished epoch. */

@@ -364,6 +364,7 @@ function onEngineEvent(e: EngineEvent): void {
                 loss: e.loss,
                 accuracy: e.accuracy,
                 stepMs: e.stepMs,
+                breakdown: e.breakdown,
                 ...(e.peakBytes !== undefined ? { peakBytes: e.peakBytes } : {}),
               },
             ],
