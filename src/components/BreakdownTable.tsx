@@ -1,7 +1,9 @@
-import { formatBytes, transientBytes, type StepBreakdown } from '../core/memory';
+import { formatBytes, transientBytes } from '../core/memory';
 import { useLab } from './useLab';
 
-const ROWS: { key: keyof StepBreakdown | 'transient' | 'peak'; label: string }[] = [
+type Category = 'weights' | 'gradients' | 'optimizer' | 'savedActivations' | 'input';
+
+const ROWS: { key: Category | 'transient' | 'peak'; label: string }[] = [
   { key: 'weights', label: 'Weights (all variables)' },
   { key: 'gradients', label: 'Gradients' },
   { key: 'optimizer', label: 'Optimizer slots (Adam m, v)' },

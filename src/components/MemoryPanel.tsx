@@ -5,6 +5,7 @@ import { formatBytes } from '../core/memory';
 import { phasePeaks, stepPeaks } from '../core/phasePeaks';
 import { BreakdownTable } from './BreakdownTable';
 import { ReleaseControl } from './ReleaseControl';
+import { SavedByLayer } from './SavedByLayer';
 import { useLab } from './useLab';
 
 const MAX_POINTS = 600;
@@ -74,6 +75,7 @@ export function MemoryPanel() {
       </dl>
       <MemoryTimeline points={points} markers={markers} backend={backend} hasPool={hasPool} />
       <BreakdownTable />
+      <SavedByLayer />
       <ReleaseControl />
     </section>
   );

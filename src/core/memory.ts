@@ -18,7 +18,12 @@ export interface StepBreakdown {
   /** All model variables: trainable, frozen, BatchNorm moving statistics. */ weights: number;
   /** One gradient per trainable weight, alive between backward and the update. */ gradients: number;
   /** Optimizer slot variables (Adam: momentum and variance). */ optimizer: number;
-  /** Tensors the gradient tape saved for the backward pass, at the end of the forward pass. */ savedActivations: number;
+  /** Tensors the gradient tape saved for the backward pass, at the end of the forward pass (weights excluded). */
+  savedActivations: number;
+  /** Those saved activations by the layer that produced them, largest first (the rest summed last). */
+  savedByLayer: { layer: string; bytes: number }[];
+  /** The single largest saved activation, like TensorBoard's memory profile shows. */
+  largestSaved: { layer: string; shape: number[]; bytes: number } | null;
   /** The input batch (images and labels). */ input: number;
 }
 

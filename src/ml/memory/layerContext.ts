@@ -38,6 +38,11 @@ export function layerOf(run: KernelRun): ActiveLayer | null {
   return null;
 }
 
+/** The layer that produced a tensor buffer (forward pass, or by descent in the backward pass). */
+export function layerOfData(dataId: object): ActiveLayer | null {
+  return producedBy.get(dataId) ?? derivedFrom.get(dataId) ?? null;
+}
+
 /**
  * Wraps each layer's call() once so the layer is known while its kernels run (tfjs offers no hook;
  * the wrapper only pushes and pops a name). Shared layers of split models are covered too.

@@ -1,8 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { EngineEvent } from '../../core/protocol';
 import type { Batch } from '../data/pipeline';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
+import { attributeOutputs, trackLayers } from '../memory/layerContext';
 import { applyPhase } from './freeze';
 import { forEachBatch, runTraining, Trainer } from './trainer';
 
@@ -179,6 +180,9 @@ describe('disposal', () => {
 describe('step breakdown', () => {
   it('measures weights, gradients, Adam slots, saved activations and input, and they fit under the peak', async () => {
     const { model, backboneLayerCount } = tiny();
+    trackLayers(model);
+    const offAttribution = attributeOutputs('cpu');
+    onTestFinished(offAttribution);
     const trainer = new Trainer(model, backboneLayerCount);
     const batch = makeBatch(6);
     const frozenSummary = trainer.compile('frozen', 1e-3, 0);
@@ -198,6 +202,11 @@ describe('step breakdown', () => {
     expect(fine.input).toBe(6 * SIZE * SIZE * 3 * 4 + 6 * 4);
     // With the backbone outside the tape, the frozen phase saves a small fraction of the activations.
     expect(frozen.savedActivations).toBeLessThan(fine.savedActivations / 4);
+    // By layer: sums to the total, led by backbone layers, with the largest tensor named.
+    expect(fine.savedByLayer.reduce((n, e) => n + e.bytes, 0)).toBe(fine.savedActivations);
+    expect(fine.savedByLayer[0]!.layer).toMatch(/^(stem|block|top)/);
+    expect(fine.largestSaved!.shape[0]).toBe(6);
+    expect(fine.largestSaved!.bytes).toBe(fine.largestSaved!.shape.reduce((a, d) => a * d, 1) * 4);
     const sum = fine.weights + fine.gradients + fine.optimizer + fine.savedActivations + fine.input;
     expect(sum).toBeLessThanOrEqual(peak.peakBytes);
     tf.dispose(batch);

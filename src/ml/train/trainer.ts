@@ -4,6 +4,7 @@ import { bytesPerElement } from '../../core/oom';
 import type { EngineEvent, TrainingPhase, TrainResult } from '../../core/protocol';
 import { EarlyStopping } from '../../core/earlyStopping';
 import type { Batch } from '../data/pipeline';
+import { layerOfData } from '../memory/layerContext';
 import { inPhase, setStepPhase } from '../memory/stepPhase';
 import { applyPhase, type TrainableSummary } from './freeze';
 import { sparseAccuracy, sparseCategoricalCrossentropy } from './losses';
@@ -30,16 +31,37 @@ const tensorBytes = (ts: readonly tf.Tensor[]): number => {
   return bytes;
 };
 
-/** Bytes of the tensors the active gradient tape saved for backward (shared buffers counted once). */
-function savedTapeBytes(): number {
-  const tape = (tf.engine().state as unknown as { activeTape: { saved?: tf.Tensor[] }[] | null }).activeTape;
-  return tensorBytes((tape ?? []).flatMap((node) => node.saved ?? []));
-}
+/** How many layers the by-layer view of saved activations lists before summing the rest. */
+const TOP_LAYERS = 12;
 
 /**
- * Owns the optimizer and steps one classifier (a custom loop rather than model.fit, so every step can
- * be measured, stopped and, later, guarded against running out of memory).
+ * The activations the active gradient tape saved for the backward pass: their bytes (shared buffers
+ * once, weights excluded since they are counted as weights), by layer, and the largest one.
  */
+function savedActivations(
+  weightIds: ReadonlySet<object>,
+): Pick<StepBreakdown, 'savedActivations' | 'savedByLayer' | 'largestSaved'> {
+  const tape = (tf.engine().state as unknown as { activeTape: { saved?: tf.Tensor[] }[] | null }).activeTape;
+  const seen = new Set<object>(weightIds);
+  const byLayer = new Map<string, number>();
+  let total = 0;
+  let largest: StepBreakdown['largestSaved'] = null;
+  for (const t of (tape ?? []).flatMap((node) => node.saved ?? [])) {
+    if (seen.has(t.dataId)) continue;
+    seen.add(t.dataId);
+    const bytes = t.size * bytesPerElement(t.dtype);
+    const layer = layerOfData(t.dataId)?.name ?? '(loss and head ops)';
+    total += bytes;
+    byLayer.set(layer, (byLayer.get(layer) ?? 0) + bytes);
+    if (!largest || bytes > largest.bytes) largest = { layer, shape: [...t.shape], bytes };
+  }
+  const sorted = [...byLayer].map(([layer, bytes]) => ({ layer, bytes })).sort((a, b) => b.bytes - a.bytes);
+  const rest = sorted.slice(TOP_LAYERS).reduce((n, e) => n + e.bytes, 0);
+  const savedByLayer = sorted.slice(0, TOP_LAYERS);
+  if (rest > 0) savedByLayer.push({ layer: `${sorted.length - TOP_LAYERS} other layers`, bytes: rest });
+  return { savedActivations: total, savedByLayer, largestSaved: largest };
+}
+
 /** The classifier cut where the head starts: both halves share the classifier's layers and weights. */
 interface SplitModel {
   backbone: tf.LayersModel;
@@ -122,7 +144,12 @@ export class Trainer {
     // Tensors this step creates that outlive its tidies; all released when the step ends, however it ends.
     const owned: tf.Tensor[] = [];
     const kept: { accuracy?: tf.Scalar } = {};
-    let savedActivations = 0;
+    let saved: ReturnType<typeof savedActivations> = {
+      savedActivations: 0,
+      savedByLayer: [],
+      largestSaved: null,
+    };
+    const weightIds = new Set<object>(this.model.weights.map((w) => w.read().dataId));
     try {
       const features = this.backboneOutsideTape
         ? inPhase('forward', () =>
@@ -138,7 +165,7 @@ export class Trainer {
         const loss = sparseCategoricalCrossentropy(batch.ys, probs);
         // Owned here too: if the backward pass fails, tfjs never hands the loss back.
         owned.push(loss);
-        savedActivations = savedTapeBytes();
+        saved = savedActivations(weightIds);
         setStepPhase('backward');
         return loss;
       }, this.variables);
@@ -151,7 +178,7 @@ export class Trainer {
         weights: tensorBytes(this.model.weights.map((w) => w.read())),
         gradients: tensorBytes(gradTensors),
         optimizer: this.optimizerBytes(),
-        savedActivations,
+        ...saved,
         input: tensorBytes([batch.xs, batch.ys]),
       };
       const [loss, acc] = await Promise.all([

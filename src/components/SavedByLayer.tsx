@@ -1,0 +1,26 @@
+import { LayerBars } from '../charts/LayerBars';
+import { formatBytes } from '../core/memory';
+import { useLab } from './useLab';
+
+/** What the gradient tape holds at the end of the last step's forward pass, near the peak, by layer. */
+export function SavedByLayer() {
+  const last = useLab((s) => s.run.batches[s.run.batches.length - 1]);
+  const backend = useLab((s) => s.run.backend ?? '');
+  if (!last || last.breakdown.savedByLayer.length === 0) return null;
+  const largest = last.breakdown.largestSaved;
+  return (
+    <div className="saved-by-layer">
+      <LayerBars
+        title={`Activations saved for backward, by layer (last ${last.phase} step)`}
+        bars={last.breakdown.savedByLayer}
+        tag={`measured · ${backend} · gradient tape`}
+      />
+      {largest && (
+        <p data-testid="largest-saved">
+          Largest single tensor: <code>{largest.layer}</code>, shape [{largest.shape.join(', ')}],{' '}
+          {formatBytes(largest.bytes)}.
+        </p>
+      )}
+    </div>
+  );
+}
