@@ -12,7 +12,7 @@ export interface MetricSeries {
 
 /** Loss or accuracy over training steps; charts take plain arrays, never tensors. */
 export function MetricsChart({ title, batches, epochTrain, epochVal, percent, testId }: MetricSeries) {
-  const fmt = (v: number) => (percent ? `${Math.round(v * 100)}%` : v.toFixed(2));
+  const fmt = (v: number) => (percent ? `${Math.round(v * 100)}%` : String(Number(v.toPrecision(3))));
   return (
     <figure className="chart" data-testid={testId} data-points={batches.length}>
       <figcaption>

@@ -1,4 +1,5 @@
 import { formatBytes, transientBytes } from '../core/memory';
+import { peakStep } from '../core/phasePeaks';
 import { useLab } from './useLab';
 
 type Category = 'weights' | 'gradients' | 'optimizer' | 'savedActivations' | 'input';
@@ -13,15 +14,15 @@ const ROWS: { key: Category | 'transient' | 'peak'; label: string }[] = [
   { key: 'peak', label: 'Step peak' },
 ];
 
-/** Where the bytes of the last step of each phase went, category by category. */
+/** Where the bytes of each phase's highest-peak step went, category by category. */
 export function BreakdownTable() {
   const batches = useLab((s) => s.run.batches);
   const backend = useLab((s) => s.run.backend ?? '');
-  const lastOfPhase = ['frozen', 'fine-tune']
-    .map((phase) => batches.findLast((b) => b.phase === phase))
+  const peakSteps = ['frozen', 'fine-tune']
+    .map((phase) => peakStep(batches, phase))
     .filter((b) => b !== undefined);
-  if (lastOfPhase.length === 0) return null;
-  const value = (b: (typeof lastOfPhase)[number], key: (typeof ROWS)[number]['key']): number => {
+  if (peakSteps.length === 0) return null;
+  const value = (b: (typeof peakSteps)[number], key: (typeof ROWS)[number]['key']): number => {
     if (key === 'peak') return b.peakBytes ?? Number.NaN;
     if (key === 'transient')
       return b.peakBytes === undefined ? Number.NaN : transientBytes(b.breakdown, b.peakBytes);
@@ -30,12 +31,13 @@ export function BreakdownTable() {
   return (
     <table className="breakdown" data-testid="breakdown">
       <caption>
-        Last step of each phase, by category <span className="label-measured">measured · {backend}</span>
+        The highest-peak step of each phase, by category{' '}
+        <span className="label-measured">measured · {backend}</span>
       </caption>
       <thead>
         <tr>
           <th scope="col">Category</th>
-          {lastOfPhase.map((b) => (
+          {peakSteps.map((b) => (
             <th scope="col" key={b.phase}>
               {b.phase}
             </th>
@@ -46,7 +48,7 @@ export function BreakdownTable() {
         {ROWS.map((row) => (
           <tr key={row.key}>
             <th scope="row">{row.label}</th>
-            {lastOfPhase.map((b) => (
+            {peakSteps.map((b) => (
               <td
                 key={b.phase}
                 data-testid={`breakdown-${row.key}-${b.phase}`}
@@ -58,6 +60,15 @@ export function BreakdownTable() {
           </tr>
         ))}
       </tbody>
+      <tfoot>
+        <tr>
+          <td colSpan={peakSteps.length + 1} className="hint">
+            Transient holds what no category owns: forward intermediates that tfjs keeps alive until the
+            forward function returns (its tidy scope), backward temporaries, and tf.memory()&apos;s second
+            count of tensors that share a buffer (the tape&apos;s saved copies, reshaped views).
+          </td>
+        </tr>
+      </tfoot>
     </table>
   );
 }

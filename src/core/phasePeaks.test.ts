@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phasePeaks, stepPeaks } from './phasePeaks';
+import { peakStep, phasePeaks, stepPeaks } from './phasePeaks';
 
 describe('phasePeaks', () => {
   it('splits the timeline at each phase start', () => {
@@ -33,5 +33,27 @@ describe('stepPeaks', () => {
       { phase: 'frozen', peakBytes: 8 },
       { phase: 'fine-tune', peakBytes: 30 },
     ]);
+  });
+});
+
+describe('peakStep', () => {
+  it('picks the step with the highest peak of the phase, not a small last batch', () => {
+    const steps = [
+      { id: 1, phase: 'fine-tune', peakBytes: 70 },
+      { id: 2, phase: 'fine-tune', peakBytes: 71 },
+      { id: 3, phase: 'fine-tune', peakBytes: 12 },
+      { id: 4, phase: 'frozen', peakBytes: 90 },
+    ];
+    expect(peakStep(steps, 'fine-tune')?.id).toBe(2);
+    expect(peakStep(steps, 'none')).toBeUndefined();
+    expect(
+      peakStep(
+        [
+          { id: 5, phase: 'frozen' },
+          { id: 6, phase: 'frozen' },
+        ],
+        'frozen',
+      )?.id,
+    ).toBe(6);
   });
 });

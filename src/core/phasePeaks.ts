@@ -24,3 +24,16 @@ export function stepPeaks(
   }
   return out;
 }
+
+/** The step with the highest peak of a phase (the last one when no step carries a peak), or undefined. */
+export function peakStep<T extends { phase: string; peakBytes?: number }>(
+  batches: readonly T[],
+  phase: string,
+): T | undefined {
+  let best: T | undefined;
+  for (const b of batches) {
+    if (b.phase !== phase) continue;
+    if (!best || (b.peakBytes ?? -1) >= (best.peakBytes ?? -1)) best = b;
+  }
+  return best;
+}
