@@ -48,12 +48,40 @@ export class LabEngine {
   private aborted = false;
   private backend: BackendInfo | null = null;
 
-  constructor(private readonly inWorker: boolean) {}
+  constructor(
+    private readonly inWorker: boolean,
+    /** Receives events nobody asked for, such as a lost GPU device. */ private readonly notify: (
+      e: EngineEvent,
+    ) => void,
+  ) {}
 
   async init(request: BackendRequest): Promise<BackendInfo> {
     this.disposeModel();
     this.backend = await initBackend(request, this.inWorker);
+    this.watchDevice();
     return this.backend;
+  }
+
+  /**
+   * tfjs installs no device.lost handler: after a loss every later op throws or hangs. Report it so
+   * the client can re-create the engine.
+   */
+  private watchDevice(): void {
+    const device = gpuDevice();
+    if (!device) return;
+    void device.lost.then((info) => {
+      // A backend re-created since then has its own device; only the current one matters.
+      if (gpuDevice() === device)
+        this.notify({ kind: 'device-lost', reason: info.reason, message: info.message });
+    });
+  }
+
+  /** A lesson: destroy the GPU device on purpose, which the browser reports exactly like a real loss. */
+  loseDevice(): boolean {
+    const device = gpuDevice();
+    if (!device) throw new Error('Only the WebGPU backend has a device to lose.');
+    device.destroy();
+    return true;
   }
 
   stop(): void {
@@ -71,6 +99,7 @@ export class LabEngine {
     // Disposes every backend instance (and its pool); the registered factories re-create them on demand.
     tf.engine().reset();
     this.backend = await initBackend(this.backend.requested, this.inWorker);
+    this.watchDevice();
     return { before, after: readMemory(0), backend: this.backend };
   }
 

@@ -10,6 +10,8 @@ export function LessonsPanel() {
   const busy = useLab((s) => s.run.status === 'running' || s.run.status === 'stopping');
   const gpu = backend?.name === 'webgpu' || backend?.name === 'webgl';
   const result = provoke.result;
+  const lastLoss = useLab((s) => s.engine.lastLoss);
+  const engineStatus = useLab((s) => s.engine.status);
   return (
     <section className="panel" aria-labelledby="lessons-title">
       <h2 id="lessons-title">Lessons</h2>
@@ -59,6 +61,27 @@ export function LessonsPanel() {
             </p>
           )}
         </div>
+      )}
+      <p>
+        <strong>A lost device.</strong> When a driver resets or the GPU process dies, WebGPU reports the
+        device as lost and every later operation fails. tfjs does not listen for it; the lab does, and starts
+        a fresh backend. Destroying the device on purpose produces exactly that event.
+      </p>
+      <button
+        type="button"
+        data-testid="lose-device"
+        disabled={backend?.name !== 'webgpu' || busy || engineStatus !== 'ready'}
+        onClick={() => void commands().loseDevice()}
+      >
+        Lose the GPU device (device.destroy())
+      </button>
+      {lastLoss && (
+        <p data-testid="device-loss" aria-live="polite">
+          Device lost at {new Date(lastLoss.at).toLocaleTimeString()} (reason: {lastLoss.reason}).{' '}
+          {engineStatus === 'ready'
+            ? `A fresh ${backend?.name ?? ''} backend is running.`
+            : 'Starting a fresh backend…'}
+        </p>
       )}
     </section>
   );

@@ -84,7 +84,9 @@ export type EngineEvent =
       t: number;
     }
   | { kind: 'memory'; samples: MemorySample[] }
-  | { kind: 'log'; level: 'info' | 'warn'; message: string };
+  | { kind: 'log'; level: 'info' | 'warn'; message: string }
+  /** Unsolicited: the GPU device went away (driver reset, GPU process died, or destroyed on purpose). */
+  | { kind: 'device-lost'; reason: string; message: string };
 
 /** How a run ended. */
 export interface TrainResult {
@@ -143,8 +145,12 @@ export type EngineRequest =
     }
   | { id: number; type: 'provoke'; kind: 'buffer-limit' }
   | { id: number; type: 'release' }
+  | { id: number; type: 'lose-device' }
   | { id: number; type: 'stop' }
   | { id: number; type: 'preview'; config: TrainConfig; dataset: DatasetPayload; count: number };
+
+/** Replies with id 0 are events nobody asked for (device lost). */
+export const UNSOLICITED = 0;
 
 export type EngineReply =
   | { id: number; type: 'progress'; event: EngineEvent }

@@ -14,6 +14,8 @@ export interface LabCommands {
   applyRemedy(remedy: Remedy): Promise<void>;
   /** Frees the model and the backend's pool by re-creating the backend (clear_session). */
   releaseAll(): Promise<void>;
+  /** Destroys the WebGPU device on purpose; the lab must notice and re-create the backend. */
+  loseDevice(): Promise<void>;
   /** Allocates one tensor above the backend's single-buffer limit and reports what was caught. */
   provokeBufferLimit(): Promise<void>;
 }

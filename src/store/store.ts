@@ -21,7 +21,7 @@ function initialState(): LabState {
     config: DEFAULT_TRAIN_CONFIG,
     backendRequest: 'auto',
     dataset: { status: 'empty', name: '', scan: null, sources: [], progress: null, error: null },
-    engine: { status: 'starting', backend: null, error: null },
+    engine: { status: 'starting', backend: null, error: null, lastLoss: null },
     run: INITIAL_RUN,
     memory: { samples: [], markers: [], release: { status: 'idle', result: null, error: null } },
     preview: { status: 'idle', images: [], error: null },

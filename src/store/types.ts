@@ -42,6 +42,8 @@ export interface EngineSlice {
     status: 'starting' | 'ready' | 'failed';
     backend: BackendInfo | null;
     error: string | null;
+    /** The last time the GPU device was lost, if ever this session. */
+    lastLoss: { reason: string; message: string; at: number } | null;
   };
 }
 

@@ -36,17 +36,19 @@ export class LabClient implements LabCommands {
   /** Starts the engine in a worker; falls back to the page's thread when the worker gets no GPU. */
   async start(): Promise<void> {
     const request = labStore.getState().backendRequest;
-    labStore.setState({ engine: { status: 'starting', backend: null, error: null } });
+    labStore.setState((s) => ({ engine: { ...s.engine, status: 'starting', backend: null, error: null } }));
     try {
       const info = await this.startEngine(request);
-      labStore.setState({ engine: { status: 'ready', backend: info, error: null } });
+      labStore.setState((s) => ({ engine: { ...s.engine, status: 'ready', backend: info, error: null } }));
       appendLog(
         'info',
         `Engine ready on ${info.name}${info.inWorker ? ' in a Web Worker' : ' on the page thread'}.`,
       );
       for (const reason of info.skipped) appendLog('warn', `Not used: ${reason}`);
     } catch (err) {
-      labStore.setState({ engine: { status: 'failed', backend: null, error: messageOf(err) } });
+      labStore.setState((s) => ({
+        engine: { ...s.engine, status: 'failed', backend: null, error: messageOf(err) },
+      }));
       appendLog('error', messageOf(err));
     }
   }
@@ -59,7 +61,7 @@ export class LabClient implements LabCommands {
         type: 'module',
         name: 'vram-lab-training',
       });
-      const transport = new WorkerTransport(worker);
+      const transport = new WorkerTransport(worker, (e) => this.onUnsolicited(e));
       workerInfo = (await transport.send({ type: 'init', backend: request })) as BackendInfo;
       if (workerInfo.name === 'webgpu' || !(await pageHasGpu(request))) {
         this.transport = transport;
@@ -72,12 +74,38 @@ export class LabClient implements LabCommands {
         `The training worker could not start (${messageOf(err)}); training on the page thread.`,
       );
     }
-    const inThread = new InThreadTransport();
+    const inThread = new InThreadTransport((e) => this.onUnsolicited(e));
     const info = (await inThread.send({ type: 'init', backend: request })) as BackendInfo;
     this.transport = inThread;
     if (workerInfo)
       info.skipped.unshift(`Web Worker: only ${workerInfo.name} there, WebGPU works on the page thread`);
     return info;
+  }
+
+  /**
+   * A lost GPU device cannot be used again: every later op throws or hangs. Start a fresh engine
+   * (new worker, new device); settings and the loaded data stay, the model is gone.
+   */
+  private onUnsolicited(e: EngineEvent): void {
+    if (e.kind !== 'device-lost') {
+      onEngineEvent(e);
+      return;
+    }
+    const what = `GPU device lost (${e.reason}${e.message ? `: ${e.message}` : ''})`;
+    appendLog('error', `${what}. Re-creating the backend; the model is gone, settings and data stay.`);
+    labStore.setState((s) => ({
+      engine: { ...s.engine, lastLoss: { reason: e.reason, message: e.message, at: Date.now() } },
+      run:
+        s.run.status === 'running' || s.run.status === 'stopping'
+          ? { ...s.run, status: 'failed', error: `${what} during training. Press Train to start again.` }
+          : s.run,
+    }));
+    void this.start();
+  }
+
+  async loseDevice(): Promise<void> {
+    if (labStore.getState().engine.backend?.name !== 'webgpu' || !this.transport) return;
+    await this.transport.send({ type: 'lose-device' });
   }
 
   async setBackend(request: BackendRequest): Promise<void> {

@@ -14,6 +14,8 @@ export function dispatch(
       return engine.train(req.config, req.dataset, emit, req.resumeFrom);
     case 'preview':
       return engine.preview(req.config, req.dataset, req.count);
+    case 'lose-device':
+      return Promise.resolve(engine.loseDevice());
     case 'release':
       return engine.releaseAll();
     case 'provoke':

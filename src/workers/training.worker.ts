@@ -1,10 +1,10 @@
 // The training worker: a thin shell that forwards requests to the engine (training never blocks the page).
-import type { EngineReply, EngineRequest } from '../core/protocol';
+import { UNSOLICITED, type EngineReply, type EngineRequest } from '../core/protocol';
 import { LabEngine } from '../browser/engine';
 import { dispatch, toEngineError } from './dispatch';
 
-const engine = new LabEngine(true);
 const post = (reply: EngineReply) => self.postMessage(reply);
+const engine = new LabEngine(true, (event) => post({ id: UNSOLICITED, type: 'progress', event }));
 
 self.onmessage = (ev: MessageEvent<EngineRequest>) => {
   const req = ev.data;

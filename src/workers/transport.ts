@@ -1,4 +1,4 @@
-import type { EngineEvent, EngineReply, EngineRequest } from '../core/protocol';
+import { UNSOLICITED, type EngineEvent, type EngineReply, type EngineRequest } from '../core/protocol';
 
 /** Request without its id; the transport numbers requests. */
 export type Request = EngineRequest extends infer R
@@ -12,6 +12,9 @@ export interface Transport {
   send(req: Request, onEvent?: (e: EngineEvent) => void): Promise<unknown>;
   close(): void;
 }
+
+/** Where events nobody asked for go. */
+export type UnsolicitedHandler = (e: EngineEvent) => void;
 
 /** Error rebuilt on this side from the worker's plain-data copy. */
 export class EngineFailure extends Error {
@@ -29,7 +32,10 @@ export class WorkerTransport implements Transport {
     { resolve: (v: unknown) => void; reject: (e: Error) => void; onEvent?: (e: EngineEvent) => void }
   >();
 
-  constructor(private readonly worker: Worker) {
+  constructor(
+    private readonly worker: Worker,
+    private readonly onUnsolicited: UnsolicitedHandler,
+  ) {
     worker.onmessage = (ev: MessageEvent<EngineReply>) => this.receive(ev.data);
     worker.onerror = (ev) =>
       this.failAll(new EngineFailure('WorkerError', ev.message || 'The training worker crashed.'));
@@ -49,6 +55,10 @@ export class WorkerTransport implements Transport {
   }
 
   private receive(reply: EngineReply): void {
+    if (reply.id === UNSOLICITED && reply.type === 'progress') {
+      this.onUnsolicited(reply.event);
+      return;
+    }
     const entry = this.pending.get(reply.id);
     if (!entry) return;
     if (reply.type === 'progress') {
@@ -68,8 +78,12 @@ export class WorkerTransport implements Transport {
 
 /** The same engine on the page's thread, for browsers whose workers get no GPU. */
 export class InThreadTransport implements Transport {
-  private readonly engine = import('../browser/engine').then((m) => new m.LabEngine(false));
+  private readonly engine: Promise<import('../browser/engine').LabEngine>;
   private readonly dispatch = import('./dispatch');
+
+  constructor(onUnsolicited: UnsolicitedHandler) {
+    this.engine = import('../browser/engine').then((m) => new m.LabEngine(false, onUnsolicited));
+  }
 
   async send(req: Request, onEvent?: (e: EngineEvent) => void): Promise<unknown> {
     const [engine, { dispatch }] = await Promise.all([this.engine, this.dispatch]);

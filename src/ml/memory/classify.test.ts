@@ -22,6 +22,15 @@ describe('classifyFailure', () => {
     ).toBe('buffer-limit');
   });
 
+  it('recognises a lost device before anything else', () => {
+    expect(
+      classifyFailure([{ filter: 'out-of-memory', message: 'device lost: Device was destroyed.' }], null),
+    ).toEqual({
+      kind: 'device-lost',
+      cause: 'device lost: Device was destroyed.',
+    });
+  });
+
   it('recognises WebGL texture limits and JavaScript allocation failures', () => {
     expect(
       classifyFailure(

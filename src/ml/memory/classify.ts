@@ -10,6 +10,7 @@ export interface ScopeError {
 
 const BUFFER_LIMIT =
   /max buffer size|maxBufferSize|maxStorageBufferBindingSize|greater than WebGL maximum|Requested texture size/i;
+const DEVICE_LOST = /device (was |is )?lost|device lost|destroyed/i;
 const HOST_OOM = /Array buffer allocation failed|Invalid typed array length|out of memory/i;
 
 /**
@@ -20,6 +21,8 @@ export function classifyFailure(
   scopeErrors: readonly ScopeError[],
   thrown: unknown,
 ): { kind: OomKind; cause: string } | null {
+  const lost = scopeErrors.find((e) => DEVICE_LOST.test(e.message));
+  if (lost) return { kind: 'device-lost', cause: lost.message };
   const oom = scopeErrors.find((e) => e.filter === 'out-of-memory');
   if (oom) return { kind: 'device-oom', cause: oom.message };
   const tooBig = scopeErrors.find((e) => e.filter === 'validation' && BUFFER_LIMIT.test(e.message));
