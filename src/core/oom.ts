@@ -90,3 +90,8 @@ export function bytesPerElement(dtype: string): number {
       return 4;
   }
 }
+
+/** Bytes of a tensor of this shape and dtype. */
+export function tensorBytes(shape: readonly number[], dtype: string): number {
+  return shape.reduce((a, d) => a * d, 1) * bytesPerElement(dtype);
+}

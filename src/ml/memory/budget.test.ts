@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
 import { Trainer } from '../train/trainer';
-import { installBudget, newAllocation, ResourceExhaustedError } from './budget';
+import { installBudget, ResourceExhaustedError } from './budget';
 import { onKernel } from './kernelHook';
 import { attributeOutputs, trackLayers } from './layerContext';
 import { stepPhase } from './stepPhase';
@@ -98,7 +98,7 @@ describe('memory budget (simulated memory_limit)', () => {
     const measure = onKernel('cpu', (run) => {
       const phase = stepPhase();
       if (phase === 'forward' || phase === 'backward') {
-        peaks[phase] = Math.max(peaks[phase], tf.memory().numBytes + newAllocation(run).bytes);
+        peaks[phase] = Math.max(peaks[phase], run.liveBytes + run.allocation.bytes);
       }
     });
     await trainer.step(batch);

@@ -1,5 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
-import { bytesPerElement, oomMessage, type OomDetails } from '../../core/oom';
+import { oomMessage, type OomDetails } from '../../core/oom';
 import { onKernel, type KernelRun } from './kernelHook';
 import { layerOf } from './layerContext';
 import { stepPhase } from './stepPhase';
@@ -12,24 +11,6 @@ export class ResourceExhaustedError extends Error {
   }
 }
 
-/** Bytes a kernel run newly allocates (outputs that alias an input, like Reshape, cost nothing) and its largest output. */
-export function newAllocation(run: KernelRun): { bytes: number; largest: tf.TensorInfo | null } {
-  const inputIds = new Set(run.inputs.map((t) => t.dataId));
-  let bytes = 0;
-  let largest: tf.TensorInfo | null = null;
-  let largestBytes = -1;
-  for (const o of run.outputs) {
-    if (inputIds.has(o.dataId)) continue;
-    const b = o.shape.reduce((a, d) => a * d, 1) * bytesPerElement(o.dtype);
-    bytes += b;
-    if (b > largestBytes) {
-      largest = o;
-      largestBytes = b;
-    }
-  }
-  return { bytes, largest };
-}
-
 /** Details of an allocation that did not fit, with the layer and phase running now. */
 export function describeAllocation(
   kind: OomDetails['kind'],
@@ -38,14 +19,14 @@ export function describeAllocation(
   backend: string,
   cause: string | null = null,
 ): OomDetails {
-  const { bytes, largest } = newAllocation(run);
+  const { bytes, largest } = run.allocation;
   const layer = layerOf(run);
   return {
     kind,
     shape: largest ? [...largest.shape] : null,
     dtype: largest?.dtype ?? null,
     bytesRequested: bytes,
-    bytesInUse: tf.memory().numBytes,
+    bytesInUse: run.liveBytes,
     limit,
     layer: layer?.name ?? null,
     layerClass: layer?.className ?? null,
@@ -65,8 +46,8 @@ export function installBudget(backendName: string, limit: () => number | null): 
   return onKernel(backendName, (run) => {
     const max = limit();
     if (max === null) return;
-    const { bytes } = newAllocation(run);
-    if (bytes > 0 && tf.memory().numBytes + bytes > max) {
+    const { bytes } = run.allocation;
+    if (bytes > 0 && run.liveBytes + bytes > max) {
       throw new ResourceExhaustedError(describeAllocation('budget', run, max, backendName));
     }
   });

@@ -1,10 +1,56 @@
 import * as tf from '@tensorflow/tfjs';
+import { tensorBytes } from '../../core/oom';
 
-/** What a listener learns about one kernel run. */
-export interface KernelRun {
-  /** tfjs kernel name, e.g. 'Conv2D'. */ kernelName: string;
-  /** Its inputs. */ inputs: tf.TensorInfo[];
-  /** Its outputs, not yet registered with the engine (tf.memory() does not count them yet). */ outputs: tf.TensorInfo[];
+/** The new buffers a kernel run allocated (outputs that alias an input, like Reshape, cost nothing). */
+export interface Allocation {
+  /** Their bytes. */ bytes: number;
+  /** The largest of them, or null when there is none. */ largest: tf.TensorInfo | null;
+  /** Its bytes (0 when there is none). */ largestBytes: number;
+}
+
+/**
+ * What a listener learns about one kernel run. Several listeners run per kernel (sampler, budget,
+ * recorder, step peak), so the derived numbers are computed once, on first use, and shared.
+ */
+export class KernelRun {
+  private live: number | null = null;
+  private alloc: Allocation | null = null;
+
+  constructor(
+    /** tfjs kernel name, e.g. 'Conv2D'. */ readonly kernelName: string,
+    /** Its inputs. */ readonly inputs: tf.TensorInfo[],
+    /** Its outputs, not yet registered with the engine (tf.memory() does not count them yet). */
+    readonly outputs: tf.TensorInfo[],
+  ) {}
+
+  /** tf.memory().numBytes as the kernel returns, before its outputs are counted. */
+  get liveBytes(): number {
+    this.live ??= tf.memory().numBytes;
+    return this.live;
+  }
+
+  /** Bytes of all outputs, views included, as the engine is about to count them (tf.profile's view). */
+  get outputBytes(): number {
+    return this.outputs.reduce((n, o) => n + tensorBytes(o.shape, o.dtype), 0);
+  }
+
+  get allocation(): Allocation {
+    if (!this.alloc) {
+      const inputIds = new Set(this.inputs.map((t) => t.dataId));
+      const a: Allocation = { bytes: 0, largest: null, largestBytes: 0 };
+      for (const o of this.outputs) {
+        if (inputIds.has(o.dataId)) continue;
+        const b = tensorBytes(o.shape, o.dtype);
+        a.bytes += b;
+        if (!a.largest || b > a.largestBytes) {
+          a.largest = o;
+          a.largestBytes = b;
+        }
+      }
+      this.alloc = a;
+    }
+    return this.alloc;
+  }
 }
 
 /**
@@ -43,7 +89,8 @@ function wrapKernels(backendName: string, set: Set<KernelListener>): void {
         const outputs = Array.isArray(out) ? out : [out as tf.TensorInfo];
         const inputs = Object.values(args.inputs).filter((t): t is tf.TensorInfo => t != null);
         try {
-          for (const listener of set) listener({ kernelName: config.kernelName, inputs, outputs });
+          const run = new KernelRun(config.kernelName, inputs, outputs);
+          for (const listener of set) listener(run);
         } catch (err) {
           // The engine never sees these outputs, so nothing else would release them. An output that
           // aliases an input (Reshape) only took a reference, which is given back without freeing.

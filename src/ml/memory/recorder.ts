@@ -1,6 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
-import { bytesPerElement, type StepPhase } from '../../core/oom';
-import { newAllocation } from './budget';
+import type { StepPhase } from '../../core/oom';
 import { onKernel } from './kernelHook';
 import { layerOf } from './layerContext';
 import { stepPhase } from './stepPhase';
@@ -28,16 +26,15 @@ export class LargestAllocation {
 
   constructor(backendName: string) {
     this.off = onKernel(backendName, (run) => {
-      const { largest } = newAllocation(run);
+      const { largest, largestBytes: bytes } = run.allocation;
       if (!largest) return;
-      const bytes = largest.shape.reduce((a, d) => a * d, 1) * bytesPerElement(largest.dtype);
       if (this.record && bytes <= this.record.bytes) return;
       const layer = layerOf(run);
       this.record = {
         shape: [...largest.shape],
         dtype: largest.dtype,
         bytes,
-        bytesInUse: tf.memory().numBytes,
+        bytesInUse: run.liveBytes,
         layer: layer?.name ?? null,
         layerClass: layer?.className ?? null,
         op: run.kernelName,

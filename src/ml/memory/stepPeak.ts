@@ -1,5 +1,4 @@
 import * as tf from '@tensorflow/tfjs';
-import { bytesPerElement } from '../../core/oom';
 import { onKernel } from './kernelHook';
 
 /**
@@ -14,8 +13,7 @@ export class StepPeak {
 
   constructor(backendName: string) {
     this.off = onKernel(backendName, (run) => {
-      let bytes = tf.memory().numBytes;
-      for (const o of run.outputs) bytes += o.shape.reduce((a, d) => a * d, 1) * bytesPerElement(o.dtype);
+      const bytes = run.liveBytes + run.outputBytes;
       if (bytes > this.peak) this.peak = bytes;
     });
   }

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { StepBreakdown } from '../../core/memory';
-import { bytesPerElement } from '../../core/oom';
+import { tensorBytes } from '../../core/oom';
 import type { EngineEvent, TrainingPhase, TrainResult } from '../../core/protocol';
 import { EarlyStopping } from '../../core/earlyStopping';
 import type { Batch } from '../data/pipeline';
@@ -20,13 +20,14 @@ export interface StepMetrics extends Metrics {
   /** Bytes by category, measured during the step. */ breakdown: StepBreakdown;
 }
 
-const tensorBytes = (ts: readonly tf.Tensor[]): number => {
+/** Bytes of these tensors, each buffer counted once. */
+const distinctBytes = (ts: readonly tf.Tensor[]): number => {
   const seen = new Set<object>();
   let bytes = 0;
   for (const t of ts) {
     if (seen.has(t.dataId)) continue;
     seen.add(t.dataId);
-    bytes += t.size * bytesPerElement(t.dtype);
+    bytes += tensorBytes(t.shape, t.dtype);
   }
   return bytes;
 };
@@ -49,7 +50,7 @@ function savedActivations(
   for (const t of (tape ?? []).flatMap((node) => node.saved ?? [])) {
     if (seen.has(t.dataId)) continue;
     seen.add(t.dataId);
-    const bytes = t.size * bytesPerElement(t.dtype);
+    const bytes = tensorBytes(t.shape, t.dtype);
     const layer = layerOfData(t.dataId)?.name ?? '(loss and head ops)';
     total += bytes;
     byLayer.set(layer, (byLayer.get(layer) ?? 0) + bytes);
@@ -175,11 +176,11 @@ export class Trainer {
       optimizer.applyGradients(grads);
       setStepPhase('other');
       const breakdown: StepBreakdown = {
-        weights: tensorBytes(this.model.weights.map((w) => w.read())),
-        gradients: tensorBytes(gradTensors),
+        weights: distinctBytes(this.model.weights.map((w) => w.read())),
+        gradients: distinctBytes(gradTensors),
         optimizer: this.optimizerBytes(),
         ...saved,
-        input: tensorBytes([batch.xs, batch.ys]),
+        input: distinctBytes([batch.xs, batch.ys]),
       };
       const [loss, acc] = await Promise.all([
         value.data(),
@@ -199,7 +200,7 @@ export class Trainer {
   private optimizerBytes(): number {
     const own = new Set(this.model.weights.map((w) => w.read().id));
     const all = Object.values(tf.engine().registeredVariables);
-    return tensorBytes(all.filter((v) => !own.has(v.id)));
+    return distinctBytes(all.filter((v) => !own.has(v.id)));
   }
 
   /** Mean loss and accuracy in inference mode (dropout off, BatchNorm on moving statistics). */
