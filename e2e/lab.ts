@@ -37,14 +37,20 @@ export async function openLab(page: Page): Promise<void> {
   await expect.poll(async () => (await snapshot(page)).engine.status, { timeout: 60_000 }).toBe('ready');
 }
 
-/** Settings small enough for SwiftShader: the tiny EfficientNet at 32×32. */
+/** Settings small enough for SwiftShader: the tiny EfficientNet, 32×32 unless told otherwise. */
 export async function useTinySettings(
   page: Page,
-  opts: { batchSize?: number; frozenEpochs?: number; fineTuneEpochs?: number; unfreezeLastN?: number } = {},
+  opts: {
+    size?: number;
+    batchSize?: number;
+    frozenEpochs?: number;
+    fineTuneEpochs?: number;
+    unfreezeLastN?: number;
+  } = {},
 ): Promise<void> {
   await page.getByTestId('model-select').selectOption('tiny');
-  await page.getByTestId('height').fill('32');
-  await page.getByTestId('width').fill('32');
+  await page.getByTestId('height').fill(String(opts.size ?? 32));
+  await page.getByTestId('width').fill(String(opts.size ?? 32));
   await page.getByTestId('batch-size').fill(String(opts.batchSize ?? 16));
   await page.getByTestId('frozen-epochs').fill(String(opts.frozenEpochs ?? 1));
   await page.getByTestId('fine-tune-epochs').fill(String(opts.fineTuneEpochs ?? 1));
@@ -57,4 +63,20 @@ export async function waitForRunEnd(page: Page, timeout = 240_000): Promise<stri
     .poll(async () => (await snapshot(page)).run.status, { timeout, intervals: [500, 1000] })
     .toMatch(/^(completed|stopped|oom|failed)$/);
   return (await snapshot(page)).run.status;
+}
+
+/** Loads the built-in sample and waits until its three classes are listed. */
+export async function loadSample(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Use built-in sample' }).click();
+  for (const name of ['circles', 'squares', 'triangles'])
+    await expect(page.getByTestId('class-table')).toContainText(name);
+}
+
+/** Proves the lab still trains on WebGPU: one frozen epoch of the tiny model on the sample. */
+export async function trainOneEpochOnWebGPU(page: Page): Promise<void> {
+  await loadSample(page);
+  await useTinySettings(page, { frozenEpochs: 1, fineTuneEpochs: 0 });
+  await page.getByTestId('train').click();
+  expect(await waitForRunEnd(page)).toBe('completed');
+  expect((await snapshot(page)).run.backend).toBe('webgpu');
 }

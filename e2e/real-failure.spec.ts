@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
+import { openLab, trainOneEpochOnWebGPU } from './lab';
 
 test('a real WebGPU failure (one tensor above maxBufferSize) is caught, explained, and the lab keeps working', async ({
   page,
@@ -18,10 +18,5 @@ test('a real WebGPU failure (one tensor above maxBufferSize) is caught, explaine
   );
 
   // And training still works on the same backend.
-  await page.getByRole('button', { name: 'Use built-in sample' }).click();
-  await expect(page.getByTestId('class-table')).toContainText('circles');
-  await useTinySettings(page, { frozenEpochs: 1, fineTuneEpochs: 0 });
-  await page.getByTestId('train').click();
-  expect(await waitForRunEnd(page)).toBe('completed');
-  expect((await snapshot(page)).run.backend).toBe('webgpu');
+  await trainOneEpochOnWebGPU(page);
 });

@@ -1,10 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
+import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
 
 test('Stop during training leaves the page usable and a second run works', async ({ page }) => {
   await openLab(page);
-  await page.getByRole('button', { name: 'Use built-in sample' }).click();
-  await expect(page.getByTestId('class-table')).toContainText('triangles');
+  await loadSample(page);
   await useTinySettings(page, { batchSize: 8, frozenEpochs: 5, fineTuneEpochs: 5 });
   await page.getByTestId('train').click();
   await expect
