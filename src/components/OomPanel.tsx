@@ -57,7 +57,12 @@ export function OomPanel() {
         {Number.isFinite(oom.limit) && (
           <div>
             <dt>Limit</dt>
-            <dd>{formatBytes(oom.limit)}</dd>
+            <dd>
+              {formatBytes(oom.limit)}{' '}
+              <span className="label-setting">
+                {oom.kind === 'budget' ? 'your simulated card' : `reported by the ${oom.backend} device`}
+              </span>
+            </dd>
           </div>
         )}
       </dl>
