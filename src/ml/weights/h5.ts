@@ -1,0 +1,282 @@
+import * as tf from '@tensorflow/tfjs';
+import type { Dataset, Group } from 'h5wasm';
+import { WeightLoadError, describeThrown } from './errors';
+import { assignWeights, type LoadOptions, type WeightReport } from './report';
+import { flatLayers, shortWeightName, type SourceLayer, type WeightSource } from './source';
+
+type H5wasm = typeof import('h5wasm').default;
+
+// h5wasm's ESM build embeds its wasm, so the same import works under Vite (browser, worker) and in Node,
+// where its in-memory file system holds the bytes. Loaded on first use: it is 4 MB.
+let h5wasmModule: Promise<H5wasm> | undefined;
+async function h5(): Promise<H5wasm> {
+  h5wasmModule ??= import('h5wasm').then(async ({ default: lib }) => {
+    const module = await lib.ready;
+    // HDF5 errors become exceptions instead of pages of diagnostics on the console.
+    module.activate_throwing_error_handler();
+    return lib;
+  });
+  return h5wasmModule;
+}
+
+let nextFileId = 0;
+const tempPath = (): string => `/vram-lab-${nextFileId++}.h5`;
+
+// HDF5 puts its signature at 0, or after a user block of 512, 1024, 2048… bytes.
+const HDF5_SIGNATURE = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
+function hasHdf5Signature(bytes: Uint8Array): boolean {
+  for (
+    let offset = 0;
+    offset + HDF5_SIGNATURE.length <= bytes.length;
+    offset = offset === 0 ? 512 : offset * 2
+  ) {
+    if (HDF5_SIGNATURE.every((b, i) => bytes[offset + i] === b)) return true;
+  }
+  return false;
+}
+
+// HDF5's H5T_class_t values.
+const H5T_INTEGER = 0;
+const H5T_FLOAT = 1;
+// Keras splits a string-list attribute into name0, name1… above HDF5's object header limit.
+const HDF5_OBJECT_HEADER_LIMIT = 64512;
+/** Default largest file accepted: EfficientNetV2-L's weights are 470 MB. */
+export const DEFAULT_MAX_H5_BYTES = 1024 ** 3;
+
+/** An open Keras weight file; `close()` frees its copy inside h5wasm. */
+export interface KerasH5File extends WeightSource {
+  /** The `keras_version` attribute, when present (e.g. '2.4.0'). */
+  kerasVersion: string | null;
+  /** Bytes of all stored weights as declared by their datasets. */
+  weightBytes: number;
+  close(): void;
+}
+
+export interface OpenH5Options {
+  /** Refuse larger files before reading anything. Default DEFAULT_MAX_H5_BYTES. */
+  maxBytes?: number;
+}
+
+/** The innermost cause in an HDF5 error stack, e.g. 'truncated file: eof = 383500, … stored_eof = 767001'. */
+function hdf5Reason(thrown: unknown): string {
+  const causes = [...describeThrown(thrown).matchAll(/in \w+\(\): (.+)$/gm)].map((m) => m[1]);
+  return causes.at(-1) ?? describeThrown(thrown);
+}
+
+function stringListAttr(group: Group, name: string): string[] | null {
+  const attrs = group.attrs;
+  const values = (raw: unknown): string[] => (Array.isArray(raw) ? raw.map(String) : [String(raw)]);
+  const whole = attrs[name];
+  if (whole !== undefined) return values(whole.value);
+  if (attrs[`${name}0`] === undefined) return null;
+  const chunks: string[] = [];
+  for (let i = 0; attrs[`${name}${i}`] !== undefined; i++)
+    chunks.push(...values(attrs[`${name}${i}`]?.value));
+  return chunks;
+}
+
+function stringAttr(group: Group, name: string): string | null {
+  const value = group.attrs[name]?.value;
+  return value === undefined || value === null ? null : String(value);
+}
+
+function toFloat32(value: unknown, name: string): Float32Array {
+  if (value instanceof Float32Array) return value;
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+    return Float32Array.from(value as unknown as ArrayLike<number | bigint>, Number);
+  }
+  if (typeof value === 'number' || typeof value === 'bigint') return Float32Array.of(Number(value));
+  throw new Error(`${name} did not read as numbers`);
+}
+
+/** Finds the group that holds `layer_names`: the root (save_weights) or `model_weights` (model.save). */
+function weightsRoot(lib: H5wasm, file: InstanceType<H5wasm['File']>, label: string): Group {
+  if (stringListAttr(file, 'layer_names') !== null) return file;
+  const modelWeights = file.get('model_weights');
+  if (modelWeights instanceof lib.Group && stringListAttr(modelWeights, 'layer_names') !== null)
+    return modelWeights;
+  const keys = file.keys();
+  if (keys.includes('layers') || keys.includes('_layer_checkpoint_dependencies')) {
+    throw new WeightLoadError(
+      'keras3-weights-h5',
+      label,
+      `${label} is a Keras 3 '.weights.h5' file. Its weights are keyed by layer class and position, not by layer name, so they cannot be matched safely. In Keras 3, save the whole model in the legacy format with model.save('model.h5'), or use a keras.applications weight file.`,
+    );
+  }
+  throw new WeightLoadError(
+    'not-keras-h5',
+    label,
+    `${label} is an HDF5 file but not a Keras weight file: it has no 'layer_names' attribute (top-level entries: ${keys.slice(0, 8).join(', ') || 'none'}).`,
+  );
+}
+
+function readLayer(
+  lib: H5wasm,
+  root: Group,
+  name: string,
+  label: string,
+): { layer: SourceLayer; bytes: number } {
+  const group = root.get(name);
+  const corrupt = (what: string) =>
+    new WeightLoadError('corrupt', label, `${label}: layer '${name}' ${what}`);
+  if (!(group instanceof lib.Group)) throw corrupt('is listed in layer_names but has no group');
+  const weightNames = stringListAttr(group, 'weight_names');
+  if (weightNames === null) throw corrupt("has no 'weight_names' attribute");
+  let bytes = 0;
+  const weights = weightNames.map((weightName) => {
+    const entity = group.get(weightName);
+    if (!(entity instanceof lib.Dataset))
+      throw corrupt(`lists weight '${weightName}' but has no such dataset`);
+    const dataset: Dataset = entity;
+    const { type, size } = dataset.metadata;
+    if (type !== H5T_FLOAT && type !== H5T_INTEGER) {
+      throw new WeightLoadError('unsupported-dtype', label, `${label}: ${weightName} is not numeric`);
+    }
+    if (type === H5T_FLOAT && size === 2) {
+      throw new WeightLoadError(
+        'unsupported-dtype',
+        label,
+        `${label}: ${weightName} is stored as float16, which the lab cannot read; save the weights as float32.`,
+      );
+    }
+    const shape = dataset.shape ?? [];
+    bytes += shape.reduce((a, b) => a * b, 1) * size;
+    return { name: weightName, shape, read: () => toFloat32(dataset.value, weightName) };
+  });
+  return { layer: { name, weights }, bytes };
+}
+
+/**
+ * Opens a Keras 2 weight file (`model.save_weights('x.h5')`, `model.save('x.h5')`, or the files
+ * keras.applications downloads) and checks its whole structure and declared size without reading any
+ * weight values. Throws WeightLoadError naming the file when it is not such a file.
+ */
+export async function openKerasH5(
+  bytes: Uint8Array,
+  label: string,
+  options: OpenH5Options = {},
+): Promise<KerasH5File> {
+  const { maxBytes = DEFAULT_MAX_H5_BYTES } = options;
+  if (bytes.length > maxBytes) {
+    const mb = (n: number) => `${(n / 1024 ** 2).toFixed(1)} MB`;
+    throw new WeightLoadError(
+      'too-large',
+      label,
+      `${label} is ${mb(bytes.length)}, above the ${mb(maxBytes)} limit.`,
+    );
+  }
+  if (!hasHdf5Signature(bytes)) {
+    throw new WeightLoadError(
+      'not-hdf5',
+      label,
+      `${label} is not an HDF5 file (no HDF5 signature); Keras weight files are .h5.`,
+    );
+  }
+  const lib = await h5();
+  const { FS } = await lib.ready;
+  const path = tempPath();
+  FS.writeFile(path, bytes);
+  let file: InstanceType<H5wasm['File']> | undefined;
+  const close = () => {
+    if (file !== undefined && file.file_id >= 0n) file.close();
+    FS.unlink(path);
+  };
+  try {
+    file = new lib.File(path, 'r');
+    if (file.file_id < 0n) throw new Error('H5Fopen failed');
+    const root = weightsRoot(lib, file, label);
+    const names = stringListAttr(root, 'layer_names') ?? [];
+    let weightBytes = 0;
+    const layers: SourceLayer[] = [];
+    for (const name of names) {
+      const { layer, bytes: layerBytes } = readLayer(lib, root, name, label);
+      weightBytes += layerBytes;
+      if (layer.weights.length > 0) layers.push(layer);
+    }
+    if (weightBytes > bytes.length) {
+      throw new WeightLoadError(
+        'corrupt',
+        label,
+        `${label} declares ${weightBytes} bytes of weights but holds only ${bytes.length}; it is truncated or damaged.`,
+      );
+    }
+    return { label, layers, kerasVersion: stringAttr(root, 'keras_version'), weightBytes, close };
+  } catch (thrown) {
+    close();
+    if (thrown instanceof WeightLoadError) throw thrown;
+    const message = `${label}: HDF5 cannot read it; the file is truncated or damaged (${hdf5Reason(thrown)}).`;
+    throw new WeightLoadError('corrupt', label, message);
+  }
+}
+
+/**
+ * Loads a Keras .h5 weight file into `model` by layer name (see LoadOptions for Keras' by_name semantics).
+ * All or nothing: on any error the model is unchanged and no tensor is left behind.
+ */
+export async function loadKerasH5Weights(
+  model: tf.LayersModel,
+  bytes: Uint8Array,
+  label: string,
+  options: LoadOptions & OpenH5Options = {},
+): Promise<WeightReport> {
+  const file = await openKerasH5(bytes, label, options);
+  try {
+    return assignWeights(model, file, options);
+  } finally {
+    file.close();
+  }
+}
+
+function writeStringList(group: Group, name: string, values: readonly string[]): void {
+  const width = Math.max(1, ...values.map((v) => new TextEncoder().encode(v).length));
+  const chunks = Math.max(1, Math.ceil((width * values.length) / HDF5_OBJECT_HEADER_LIMIT));
+  if (chunks === 1) {
+    group.create_attribute(name, [...values], null, `S${width}`);
+    return;
+  }
+  const per = Math.ceil(values.length / chunks);
+  for (let i = 0; i < chunks; i++) {
+    group.create_attribute(`${name}${i}`, values.slice(i * per, (i + 1) * per), null, `S${width}`);
+  }
+}
+
+/**
+ * Writes `model`'s weights as Keras 2 `save_weights` does: root attributes `layer_names`, `backend` and
+ * `keras_version`; one group per layer with a `weight_names` attribute; each weight at
+ * `<layer>/<layer>/<weight>:0`. Used for test fixtures and for handing weights back to Keras.
+ */
+export async function writeKerasH5(model: tf.LayersModel): Promise<Uint8Array> {
+  const lib = await h5();
+  const { FS } = await lib.ready;
+  const path = tempPath();
+  const file = new lib.File(path, 'w');
+  try {
+    const layers = flatLayers(model);
+    writeStringList(
+      file,
+      'layer_names',
+      layers.map((l) => l.name),
+    );
+    file.create_attribute('backend', 'tensorflow');
+    file.create_attribute('keras_version', '2.15.0');
+    for (const layer of layers) {
+      const group = file.create_group(layer.name);
+      const names = layer.weights.map((w) => `${layer.name}/${shortWeightName(w.originalName)}:0`);
+      writeStringList(group, 'weight_names', names);
+      if (layer.weights.length === 0) continue;
+      // h5wasm does not create intermediate groups, so the '<layer>/' part of each name is made here.
+      const inner = group.create_group(layer.name);
+      layer.weights.forEach((w) => {
+        const data = w.read().dataSync() as Float32Array | Int32Array;
+        const shape = w.shape.map((d) => d ?? 0);
+        const dtype = w.dtype === 'int32' ? '<i' : '<f';
+        inner.create_dataset({ name: `${shortWeightName(w.originalName)}:0`, data, shape, dtype });
+      });
+    }
+  } finally {
+    file.close();
+  }
+  const bytes = FS.readFile(path);
+  FS.unlink(path);
+  return bytes;
+}
