@@ -7,6 +7,9 @@ import {
   type EfficientNetConfig,
 } from './efficientnet';
 import { KerasBatchNormalization } from './layers';
+import { kerasWeightName } from './names';
+import { Normalization } from './normalization';
+import { buildModel, type BuildOptions, type ModelId } from './registry';
 
 const b0 = (height: number, width: number, numClasses = 1000): EfficientNetConfig => ({
   ...EFFICIENTNET_PRESETS.b0,
@@ -57,6 +60,7 @@ describe('EfficientNet-B0 backbone at 224×224', () => {
 
   it('uses Keras layer names in Keras order', () => {
     const expected = [
+      'input_layer',
       'rescaling',
       'stem_conv_pad',
       'stem_conv',
@@ -226,6 +230,141 @@ describe('tiny preset', () => {
     expect(snapshot('top_bn')).toEqual(bnBefore);
     expect(snapshot('head_dense')).not.toEqual(headBefore);
     tf.dispose([x, y]);
+    model.dispose();
+  });
+});
+
+/** Shape-only build at Keras' default size: zero kernels, so even B7 builds in well under a second. */
+function keras(id: ModelId, opts: Partial<BuildOptions> = {}): tf.LayersModel {
+  return buildModel({
+    id,
+    height: 224,
+    width: 224,
+    includeTop: true,
+    includePreprocessing: true,
+    init: 'zeros',
+    ...opts,
+  });
+}
+
+/** Weight names in the order of a Keras .h5 file: layer by layer, each layer's weights in order. */
+function h5Names(model: tf.LayersModel): string[] {
+  return model.layers.flatMap((l) => l.weights.map(kerasWeightName));
+}
+
+describe('EfficientNet B0–B7 against keras.applications', () => {
+  // keras.io/api/applications: parameters with top; without top, the 1000-way Dense on round_filters(1280) goes.
+  it.each([
+    ['b0', 5_330_571, 4_049_571, 1280, 314],
+    ['b1', 7_856_239, 6_575_239, 1280, 442],
+    ['b2', 9_177_569, 7_768_569, 1408, 442],
+    ['b3', 12_320_535, 10_783_535, 1536, 499],
+    ['b4', 19_466_823, 17_673_823, 1792, 613],
+    ['b5', 30_562_527, 28_513_527, 2048, 741],
+    ['b6', 43_265_143, 40_960_143, 2304, 855],
+    ['b7', 66_658_687, 64_097_687, 2560, 1040],
+  ] as const)('%s has %i parameters with top, %i without', (id, withTop, withoutTop, topFilters, weights) => {
+    const before = tf.memory().numTensors;
+    const top = keras(id);
+    expect(top.countParams()).toBe(withTop);
+    expect(top.weights).toHaveLength(weights);
+    expect(top.name).toBe(`efficientnet${id}`);
+    expect(top.layers.slice(-3).map((l) => l.name)).toEqual(['avg_pool', 'top_dropout', 'predictions']);
+    expect(top.outputs[0]?.shape).toEqual([null, 1000]);
+    top.dispose();
+    const notop = keras(id, { includeTop: false });
+    expect(notop.countParams()).toBe(withoutTop);
+    expect(notop.outputs[0]?.shape).toEqual([null, 7, 7, topFilters]);
+    notop.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
+  it('has 42,023 non-trainable parameters in B0 and a top_dropout rate per variant', () => {
+    const b0 = keras('b0');
+    expect(size(b0.nonTrainableWeights)).toBe(42_023);
+    expect(b0.getLayer('top_dropout').getConfig().rate).toBe(0.2);
+    b0.dispose();
+    const b7 = keras('b7', { height: 32, width: 32 });
+    expect(b7.getLayer('top_dropout').getConfig().rate).toBe(0.5);
+    // ceil(3.1 × 4) = 13 blocks in stage 6, lettered a–m.
+    expect(b7.layers.map((l) => l.name)).toContain('block6m_add');
+    expect(b7.layers.map((l) => l.name)).not.toContain('block6n_add');
+    b7.dispose();
+  });
+
+  it('names weights like Keras .h5 files, layer by layer', () => {
+    const model = keras('b0');
+    const names = h5Names(model);
+    expect(names.slice(0, 12)).toEqual([
+      'normalization/mean:0',
+      'normalization/variance:0',
+      'normalization/count:0',
+      'stem_conv/kernel:0',
+      'stem_bn/gamma:0',
+      'stem_bn/beta:0',
+      'stem_bn/moving_mean:0',
+      'stem_bn/moving_variance:0',
+      'block1a_dwconv/depthwise_kernel:0',
+      'block1a_bn/gamma:0',
+      'block1a_bn/beta:0',
+      'block1a_bn/moving_mean:0',
+    ]);
+    expect(names.slice(-2)).toEqual(['predictions/kernel:0', 'predictions/bias:0']);
+    expect(new Set(names).size).toBe(names.length);
+    const shape = (layer: string): tf.Shape[] => model.getLayer(layer).weights.map((w) => w.shape);
+    expect(shape('block3b_project_conv')).toEqual([[1, 1, 240, 40]]);
+    expect(shape('block6a_dwconv')).toEqual([[5, 5, 672, 1]]);
+    expect(shape('block6a_se_reduce')).toEqual([[1, 1, 672, 28], [28]]);
+    expect(shape('predictions')).toEqual([[1280, 1000], [1000]]);
+    model.dispose();
+  });
+
+  it("keeps Keras' names when the same architecture is built twice in one process", () => {
+    const first = keras('b0', { includeTop: false });
+    const second = keras('b0', { includeTop: false });
+    expect(h5Names(second)).toEqual(h5Names(first));
+    first.dispose();
+    second.dispose();
+  });
+
+  it("builds weights='imagenet' layout with the stddev Rescaling, and no preprocessing when asked", () => {
+    const imagenet = keras('b0', { includeTop: false, imagenetLayout: true });
+    expect(imagenet.layers.slice(0, 5).map((l) => l.name)).toEqual([
+      'input_layer',
+      'rescaling',
+      'normalization',
+      'rescaling_1',
+      'stem_conv_pad',
+    ]);
+    expect(imagenet.layers).toHaveLength(238);
+    expect(imagenet.getLayer('normalization')).toBeInstanceOf(Normalization);
+    imagenet.dispose();
+    const bare = keras('b0', { includeTop: false, includePreprocessing: false });
+    expect(bare.layers.slice(0, 2).map((l) => l.name)).toEqual(['input_layer', 'stem_conv_pad']);
+    expect(bare.countParams()).toBe(4_049_571 - 7);
+    bare.dispose();
+  });
+
+  it('normalises pixels like Keras with imagenet statistics in the imagenet layout', () => {
+    const model = keras('tiny', { height: 32, width: 32, includeTop: false, imagenetLayout: true });
+    // The imagenet files store mean and stddev (not variance) in the Normalization layer.
+    model
+      .getLayer('normalization')
+      .setWeights([
+        tf.tensor1d([0.485, 0.456, 0.406]),
+        tf.tensor1d([0.229, 0.224, 0.225]),
+        tf.scalar(0, 'int32'),
+      ]);
+    const probe = tf.model({
+      inputs: model.inputs,
+      outputs: model.getLayer('rescaling_1').output as tf.SymbolicTensor,
+    });
+    const pixel = tf.tidy(() =>
+      (probe.predict(tf.fill([1, 32, 32, 3], 255)) as tf.Tensor).slice([0, 0, 0, 0], [1, 1, 1, 3]),
+    );
+    const expected = [0.485, 0.456, 0.406].map((m, i) => (1 - m) / [0.229, 0.224, 0.225][i]!);
+    Array.from(pixel.dataSync()).forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 5));
+    pixel.dispose();
     model.dispose();
   });
 });

@@ -1,5 +1,105 @@
 import * as tf from '@tensorflow/tfjs';
-import { batchNorm } from './layers';
+import {
+  activation,
+  bn,
+  conv2d,
+  depthwise,
+  dropBranch,
+  efficientNetTop,
+  initializers,
+  on,
+  zeroPad,
+  type Architecture,
+  type FeatureOptions,
+  type Initializers,
+  type Sym,
+} from './graph';
+import { attachHead, type Classifier } from './head';
+import { Normalization } from './normalization';
+
+/** One member of keras.applications.efficientnet, by its scaling coefficients. */
+export interface EfficientNetVariant {
+  /** Display name, e.g. 'EfficientNet-B0'. */
+  name: string;
+  /** Width multiplier (channels), 1.0 for B0. */
+  widthCoefficient: number;
+  /** Depth multiplier (block repeats), 1.0 for B0. */
+  depthCoefficient: number;
+  /** Keras' default input size (square). */
+  defaultSize: number;
+  /** Rate of Keras' `top_dropout` before the classifier. */
+  dropoutRate: number;
+}
+
+export type EfficientNetId = 'b0' | 'b1' | 'b2' | 'b3' | 'b4' | 'b5' | 'b6' | 'b7' | 'tiny';
+
+/** Keras' EfficientNetB0…B7 arguments, plus the lab's ¼-width, ¼-depth Tiny. */
+export const EFFICIENTNET_VARIANTS: Record<EfficientNetId, EfficientNetVariant> = {
+  b0: {
+    name: 'EfficientNet-B0',
+    widthCoefficient: 1.0,
+    depthCoefficient: 1.0,
+    defaultSize: 224,
+    dropoutRate: 0.2,
+  },
+  b1: {
+    name: 'EfficientNet-B1',
+    widthCoefficient: 1.0,
+    depthCoefficient: 1.1,
+    defaultSize: 240,
+    dropoutRate: 0.2,
+  },
+  b2: {
+    name: 'EfficientNet-B2',
+    widthCoefficient: 1.1,
+    depthCoefficient: 1.2,
+    defaultSize: 260,
+    dropoutRate: 0.3,
+  },
+  b3: {
+    name: 'EfficientNet-B3',
+    widthCoefficient: 1.2,
+    depthCoefficient: 1.4,
+    defaultSize: 300,
+    dropoutRate: 0.3,
+  },
+  b4: {
+    name: 'EfficientNet-B4',
+    widthCoefficient: 1.4,
+    depthCoefficient: 1.8,
+    defaultSize: 380,
+    dropoutRate: 0.4,
+  },
+  b5: {
+    name: 'EfficientNet-B5',
+    widthCoefficient: 1.6,
+    depthCoefficient: 2.2,
+    defaultSize: 456,
+    dropoutRate: 0.4,
+  },
+  b6: {
+    name: 'EfficientNet-B6',
+    widthCoefficient: 1.8,
+    depthCoefficient: 2.6,
+    defaultSize: 528,
+    dropoutRate: 0.5,
+  },
+  b7: {
+    name: 'EfficientNet-B7',
+    widthCoefficient: 2.0,
+    depthCoefficient: 3.1,
+    defaultSize: 600,
+    dropoutRate: 0.5,
+  },
+  // Rounding keeps every stage with one block each: the full topology at a size SwiftShader can train.
+  tiny: {
+    name: 'EfficientNet-Tiny',
+    widthCoefficient: 0.25,
+    depthCoefficient: 0.25,
+    defaultSize: 64,
+    dropoutRate: 0.2,
+  },
+};
 
 export interface EfficientNetConfig {
   /** Display name, e.g. 'EfficientNet-B0'. */
@@ -20,13 +120,19 @@ export interface EfficientNetConfig {
   seed?: number;
 }
 
+const preset = ({ name, widthCoefficient, depthCoefficient }: EfficientNetVariant) => ({
+  name,
+  widthCoefficient,
+  depthCoefficient,
+});
+
+/** The presets `src/browser/engine.ts` spreads into an EfficientNetConfig. */
 export const EFFICIENTNET_PRESETS: Record<
   'b0' | 'tiny',
   Omit<EfficientNetConfig, 'height' | 'width' | 'numClasses'>
 > = {
-  b0: { name: 'EfficientNet-B0', widthCoefficient: 1.0, depthCoefficient: 1.0 },
-  // Rounding keeps every stage with one block each: the full topology at a size SwiftShader can train.
-  tiny: { name: 'EfficientNet-Tiny', widthCoefficient: 0.25, depthCoefficient: 0.25 },
+  b0: preset(EFFICIENTNET_VARIANTS.b0),
+  tiny: preset(EFFICIENTNET_VARIANTS.tiny),
 };
 
 interface BlockArgs {
@@ -53,35 +159,9 @@ const BLOCKS: readonly BlockArgs[] = [
 const DEPTH_DIVISOR = 8;
 const STEM_FILTERS = 32;
 const TOP_FILTERS = 1280;
-const HEAD_UNITS = 128;
-const HEAD_DROPOUT = 0.2;
-// Stddev of a unit normal truncated at ±2σ; Keras divides by it so truncation keeps the intended variance.
-const TRUNCATED_NORMAL_STDDEV = 0.8796256610342398;
-
-type Sym = tf.SymbolicTensor;
-type Padding = [[number, number], [number, number]];
-type Initializer = ReturnType<typeof tf.initializers.ones>;
-
-interface Initializers {
-  conv(fanOut: number): Initializer;
-  dense(): Initializer;
-}
-
-function initializers(seed: number | undefined): Initializers {
-  let next = seed;
-  const nextSeed = (): number | undefined => (next === undefined ? undefined : next++);
-  return {
-    // Keras' VarianceScaling(2.0, 'fan_out', 'truncated_normal'). tfjs' varianceScaling accepts
-    // 'truncatedNormal' but silently samples a uniform distribution, so the truncated normal is built here.
-    conv: (fanOut) =>
-      tf.initializers.truncatedNormal({
-        stddev: Math.sqrt(2 / fanOut) / TRUNCATED_NORMAL_STDDEV,
-        seed: nextSeed(),
-      }),
-    // The seed's head is plain Keras Dense layers, whose default kernel initialiser is glorot_uniform.
-    dense: () => tf.initializers.glorotUniform({ seed: nextSeed() }),
-  };
-}
+// Keras' BatchNormalization default; EfficientNet V1 does not override it.
+const BN_MOMENTUM = 0.99;
+const IMAGENET_STDDEV_RGB = [0.229, 0.224, 0.225];
 
 /** Keras' round_filters: scale, snap to the divisor, but never lose more than 10%. */
 function roundFilters(filters: number, widthCoefficient: number): number {
@@ -97,45 +177,6 @@ function roundRepeats(repeats: number, depthCoefficient: number): number {
   return Math.ceil(depthCoefficient * repeats);
 }
 
-/** Keras' imagenet_utils.correct_pad: TF-style 'same' padding for a strided 'valid' conv. */
-function correctPad(x: Sym, kernelSize: number): Padding {
-  const half = Math.floor(kernelSize / 2);
-  const side = (size: number | null | undefined): [number, number] => [
-    half - (size == null ? 1 : 1 - (size % 2)),
-    half,
-  ];
-  return [side(x.shape[1]), side(x.shape[2])];
-}
-
-function on(layer: tf.layers.Layer, x: Sym | Sym[]): Sym {
-  return layer.apply(x) as Sym;
-}
-
-interface ConvOptions {
-  kernelSize?: number;
-  strides?: number;
-  padding?: 'same' | 'valid';
-  activation?: 'swish' | 'sigmoid';
-  useBias?: boolean;
-}
-
-function conv2d(x: Sym, init: Initializers, name: string, filters: number, opts: ConvOptions = {}): Sym {
-  const { kernelSize = 1, strides = 1, padding = 'same', activation, useBias = false } = opts;
-  const kernelInitializer = init.conv(kernelSize * kernelSize * filters);
-  return on(
-    tf.layers.conv2d({ filters, kernelSize, strides, padding, activation, useBias, kernelInitializer, name }),
-    x,
-  );
-}
-
-function bn(x: Sym, name: string): Sym {
-  return on(batchNorm({ axis: -1, momentum: 0.99, epsilon: 1e-3, name }), x);
-}
-
-function swish(x: Sym, name: string): Sym {
-  return on(tf.layers.activation({ activation: 'swish', name }), x);
-}
-
 type BlockSpec = Omit<BlockArgs, 'repeats'>;
 
 /** Keras' efficientnet.block: inverted residual (MBConv) with squeeze-and-excitation. */
@@ -144,61 +185,72 @@ function block(inputs: Sym, spec: BlockSpec, dropRate: number, prefix: string, i
   const filters = filtersIn * expandRatio;
   let x = inputs;
   if (expandRatio !== 1) {
-    x = conv2d(x, init, `${prefix}expand_conv`, filters);
-    x = swish(bn(x, `${prefix}expand_bn`), `${prefix}expand_activation`);
+    x = conv2d(x, `${prefix}expand_conv`, filters, init.conv(filters));
+    x = activation(bn(x, `${prefix}expand_bn`, BN_MOMENTUM), 'swish', `${prefix}expand_activation`);
   }
 
   let padding: 'same' | 'valid' = 'same';
   if (strides === 2) {
-    x = on(tf.layers.zeroPadding2d({ padding: correctPad(x, kernelSize), name: `${prefix}dwconv_pad` }), x);
+    x = zeroPad(x, kernelSize, `${prefix}dwconv_pad`);
     padding = 'valid';
   }
-  const depthwiseInitializer = init.conv(kernelSize * kernelSize);
-  x = on(
-    tf.layers.depthwiseConv2d({
-      kernelSize,
-      strides,
-      padding,
-      useBias: false,
-      depthwiseInitializer,
-      name: `${prefix}dwconv`,
-    }),
-    x,
-  );
-  x = swish(bn(x, `${prefix}bn`), `${prefix}activation`);
+  x = depthwise(x, `${prefix}dwconv`, kernelSize, strides, padding, init.conv(kernelSize * kernelSize));
+  x = activation(bn(x, `${prefix}bn`, BN_MOMENTUM), 'swish', `${prefix}activation`);
 
   const filtersSe = Math.max(1, Math.trunc(filtersIn * seRatio));
   let se = on(tf.layers.globalAveragePooling2d({ name: `${prefix}se_squeeze` }), x);
   se = on(tf.layers.reshape({ targetShape: [1, 1, filters], name: `${prefix}se_reshape` }), se);
-  se = conv2d(se, init, `${prefix}se_reduce`, filtersSe, { activation: 'swish', useBias: true });
-  se = conv2d(se, init, `${prefix}se_expand`, filters, { activation: 'sigmoid', useBias: true });
+  se = conv2d(se, `${prefix}se_reduce`, filtersSe, init.conv(filtersSe), {
+    activation: 'swish',
+    useBias: true,
+  });
+  se = conv2d(se, `${prefix}se_expand`, filters, init.conv(filters), {
+    activation: 'sigmoid',
+    useBias: true,
+  });
   x = on(tf.layers.multiply({ name: `${prefix}se_excite` }), [x, se]);
 
-  x = bn(conv2d(x, init, `${prefix}project_conv`, filtersOut), `${prefix}project_bn`);
+  x = conv2d(x, `${prefix}project_conv`, filtersOut, init.conv(filtersOut));
+  x = bn(x, `${prefix}project_bn`, BN_MOMENTUM);
   if (strides === 1 && filtersIn === filtersOut) {
-    if (dropRate > 0) {
-      // Stochastic depth drops the whole residual branch per sample; tfjs types omit the null that means
-      // "batch size" although its Dropout handles it.
-      const noiseShape = [null, 1, 1, 1] as unknown as number[];
-      x = on(tf.layers.dropout({ rate: dropRate, noiseShape, name: `${prefix}drop` }), x);
-    }
+    if (dropRate > 0) x = dropBranch(x, dropRate, `${prefix}drop`);
     x = on(tf.layers.add({ name: `${prefix}add` }), [x, inputs]);
   }
   return x;
 }
 
-function backboneGraph(cfg: EfficientNetConfig, init: Initializers): { input: Sym; output: Sym } {
-  const { widthCoefficient, depthCoefficient, dropConnectRate = 0.2 } = cfg;
-  const input = tf.input({ shape: [cfg.height, cfg.width, 3], name: 'input_layer' });
+/** Keras' stem preprocessing: pixels in [0, 255] to ImageNet-normalised values. */
+function preprocessing(input: Sym, imagenetLayout: boolean): Sym {
   let x = on(tf.layers.rescaling({ scale: 1 / 255, name: 'rescaling' }), input);
+  x = on(new Normalization({ axis: 3, name: 'normalization' }), x);
+  if (imagenetLayout) {
+    // The imagenet files store the stddev where Normalization expects the variance, so Keras divides by
+    // sqrt(stddev) once more (tensorflow/tensorflow#49930). tfjs' Rescaling multiplies by any tensor-like
+    // value although its types say number.
+    const scale = IMAGENET_STDDEV_RGB.map((s) => 1 / Math.sqrt(s)) as unknown as number;
+    x = on(tf.layers.rescaling({ scale, name: 'rescaling_1' }), x);
+  }
+  return x;
+}
 
-  x = on(tf.layers.zeroPadding2d({ padding: correctPad(x, 3), name: 'stem_conv_pad' }), x);
-  x = conv2d(x, init, 'stem_conv', roundFilters(STEM_FILTERS, widthCoefficient), {
+function features(
+  input: Sym,
+  variant: EfficientNetVariant,
+  dropConnectRate: number,
+  opts: FeatureOptions,
+): Sym {
+  const { widthCoefficient, depthCoefficient } = variant;
+  const { init } = opts;
+  let x = opts.includePreprocessing ? preprocessing(input, opts.imagenetLayout) : input;
+
+  x = zeroPad(x, 3, 'stem_conv_pad');
+  const stemFilters = roundFilters(STEM_FILTERS, widthCoefficient);
+  x = conv2d(x, 'stem_conv', stemFilters, init.conv(9 * stemFilters), {
     kernelSize: 3,
     strides: 2,
     padding: 'valid',
   });
-  x = swish(bn(x, 'stem_bn'), 'stem_activation');
+  x = activation(bn(x, 'stem_bn', BN_MOMENTUM), 'swish', 'stem_activation');
 
   const totalBlocks = BLOCKS.reduce((sum, b) => sum + roundRepeats(b.repeats, depthCoefficient), 0);
   let index = 0;
@@ -216,46 +268,50 @@ function backboneGraph(cfg: EfficientNetConfig, init: Initializers): { input: Sy
     }
   });
 
-  x = conv2d(x, init, 'top_conv', roundFilters(TOP_FILTERS, widthCoefficient));
-  x = swish(bn(x, 'top_bn'), 'top_activation');
-  return { input, output: x };
+  const topFilters = roundFilters(TOP_FILTERS, widthCoefficient);
+  x = conv2d(x, 'top_conv', topFilters, init.conv(topFilters));
+  return activation(bn(x, 'top_bn', BN_MOMENTUM), 'swish', 'top_activation');
+}
+
+/** keras.applications.efficientnet.EfficientNet for one variant. */
+export function efficientNet(
+  variant: EfficientNetVariant,
+  modelName: string,
+  dropConnectRate = 0.2,
+): Architecture {
+  return {
+    modelName,
+    features: (input, opts) => features(input, variant, dropConnectRate, opts),
+    top: (x, numClasses, init) => efficientNetTop(x, variant.dropoutRate, numClasses, init),
+  };
+}
+
+/**
+ * The layout `src/browser/engine.ts` and its tests were built on: Keras' B0 without the Normalization layer
+ * (the identity until ImageNet weights are loaded). The registry builds the exact Keras layout.
+ */
+function legacy(cfg: EfficientNetConfig): { input: Sym; output: Sym; init: Initializers } {
+  const init = initializers(cfg.seed);
+  const variant = { ...EFFICIENTNET_VARIANTS.b0, ...cfg };
+  const input = tf.input({ shape: [cfg.height, cfg.width, 3], name: 'input_layer' });
+  const rescaled = on(tf.layers.rescaling({ scale: 1 / 255, name: 'rescaling' }), input);
+  const opts = { includePreprocessing: false, imagenetLayout: false, init };
+  const output = efficientNet(variant, 'efficientnet', cfg.dropConnectRate).features(rescaled, opts);
+  return { input, output, init };
 }
 
 /** EfficientNet without its classification top (Keras include_top=False); outputs `top_activation`. */
 export function buildBackbone(cfg: EfficientNetConfig): tf.LayersModel {
-  const { input, output } = backboneGraph(cfg, initializers(cfg.seed));
+  const { input, output } = legacy(cfg);
   return tf.model({ inputs: input, outputs: output, name: 'efficientnet_backbone' });
 }
 
 /**
  * Backbone plus the seed's head as one flat functional model, so `model.layers` can be frozen or unfrozen
- * by index exactly like a Keras head built on `base_model.output`.
+ * by index exactly like a Keras head built on `base_model.output`. The registry's `buildClassifier` does the
+ * same for every architecture.
  */
-export function buildClassifier(cfg: EfficientNetConfig): {
-  model: tf.LayersModel;
-  backboneLayerCount: number;
-} {
-  const init = initializers(cfg.seed);
-  const { input, output } = backboneGraph(cfg, init);
-  const head: tf.layers.Layer[] = [
-    tf.layers.globalAveragePooling2d({ name: 'avg_pool' }),
-    tf.layers.dropout({ rate: HEAD_DROPOUT, name: 'head_dropout_1' }),
-    tf.layers.dense({
-      units: HEAD_UNITS,
-      activation: 'relu',
-      kernelInitializer: init.dense(),
-      name: 'head_dense',
-    }),
-    tf.layers.dropout({ rate: HEAD_DROPOUT, name: 'head_dropout_2' }),
-    tf.layers.dense({
-      units: cfg.numClasses,
-      activation: 'softmax',
-      kernelInitializer: init.dense(),
-      name: 'predictions',
-    }),
-  ];
-  const outputs = head.reduce((x, layer) => on(layer, x), output);
-  const model = tf.model({ inputs: input, outputs, name: 'efficientnet_classifier' });
-  // Layers are ordered by depth from the output, so the head is always the last head.length layers.
-  return { model, backboneLayerCount: model.layers.length - head.length };
+export function buildClassifier(cfg: EfficientNetConfig): Classifier {
+  const { input, output, init } = legacy(cfg);
+  return attachHead(input, output, cfg.numClasses, init, 'efficientnet_classifier');
 }
