@@ -1,13 +1,21 @@
 import * as tf from '@tensorflow/tfjs';
 import type { StepBreakdown } from '../../core/memory';
-import { tensorBytes } from '../../core/oom';
 import type { EngineEvent, TrainingPhase, TrainResult } from '../../core/protocol';
 import { EarlyStopping } from '../../core/earlyStopping';
 import type { Batch } from '../data/pipeline';
-import { layerOfData } from '../memory/layerContext';
 import { inPhase, setStepPhase } from '../memory/stepPhase';
+import { checkpointedGradients } from './checkpoint';
+import { withDropoutSeeds } from './dropoutSeeds';
 import { applyPhase, type TrainableSummary } from './freeze';
 import { sparseAccuracy, sparseCategoricalCrossentropy } from './losses';
+import {
+  distinctBytes,
+  largerSaved,
+  NOTHING_SAVED,
+  savedActivations,
+  type SavedActivations,
+} from './measure';
+import { blockSegments, type Segment } from './segments';
 
 /** Loss and accuracy of one step or one pass over a data set. */
 export interface Metrics {
@@ -15,52 +23,32 @@ export interface Metrics {
   accuracy: number;
 }
 
-/** What a training step reports. */
-export interface StepMetrics extends Metrics {
-  /** Bytes by category, measured during the step. */ breakdown: StepBreakdown;
+/**
+ * How the step's forward and backward ran. 'outside-tape': frozen backbone under tf.tidy, only the head
+ * taped; 'taped': every layer on the tape; 'checkpointed': block segments, each recomputed in backward.
+ */
+export type StepMode = 'outside-tape' | 'taped' | 'checkpointed';
+
+/** How a step ran, so its measured bytes can be read against the technique that produced them. */
+export interface StepTechnique {
+  mode: StepMode;
+  /** Micro-batches whose gradients were summed into the one update (1: no accumulation). */ microBatches: number;
+  /** Images in the largest micro-batch: what saved activations scale with. */ microBatchSize: number;
+  /** Bytes of the running gradient sum, alive next to each micro-batch's own gradients; 0 without accumulation. */
+  accumulatorBytes: number;
+  /** Checkpointing only: segments of the model, segments recomputed, bytes of the boundaries kept for backward. */
+  checkpoint: { segments: number; recomputed: number; boundaryBytes: number } | null;
 }
 
-/** Bytes of these tensors, each buffer counted once. */
-const distinctBytes = (ts: readonly tf.Tensor[]): number => {
-  const seen = new Set<object>();
-  let bytes = 0;
-  for (const t of ts) {
-    if (seen.has(t.dataId)) continue;
-    seen.add(t.dataId);
-    bytes += tensorBytes(t.shape, t.dtype);
-  }
-  return bytes;
-};
-
-/** How many layers the by-layer view of saved activations lists before summing the rest. */
-const TOP_LAYERS = 12;
-
-/**
- * The activations the active gradient tape saved for the backward pass: their bytes (shared buffers
- * once, weights excluded since they are counted as weights), by layer, and the largest one.
- */
-function savedActivations(
-  weightIds: ReadonlySet<object>,
-): Pick<StepBreakdown, 'savedActivations' | 'savedByLayer' | 'largestSaved'> {
-  const tape = (tf.engine().state as unknown as { activeTape: { saved?: tf.Tensor[] }[] | null }).activeTape;
-  const seen = new Set<object>(weightIds);
-  const byLayer = new Map<string, number>();
-  let total = 0;
-  let largest: StepBreakdown['largestSaved'] = null;
-  for (const t of (tape ?? []).flatMap((node) => node.saved ?? [])) {
-    if (seen.has(t.dataId)) continue;
-    seen.add(t.dataId);
-    const bytes = tensorBytes(t.shape, t.dtype);
-    const layer = layerOfData(t.dataId)?.name ?? '(loss and head ops)';
-    total += bytes;
-    byLayer.set(layer, (byLayer.get(layer) ?? 0) + bytes);
-    if (!largest || bytes > largest.bytes) largest = { layer, shape: [...t.shape], bytes };
-  }
-  const sorted = [...byLayer].map(([layer, bytes]) => ({ layer, bytes })).sort((a, b) => b.bytes - a.bytes);
-  const rest = sorted.slice(TOP_LAYERS).reduce((n, e) => n + e.bytes, 0);
-  const savedByLayer = sorted.slice(0, TOP_LAYERS);
-  if (rest > 0) savedByLayer.push({ layer: `${sorted.length - TOP_LAYERS} other layers`, bytes: rest });
-  return { savedActivations: total, savedByLayer, largestSaved: largest };
+/** What a training step reports. */
+export interface StepMetrics extends Metrics {
+  /**
+   * Bytes by category, measured during the step. With micro-batches or checkpointing, savedActivations
+   * (and by layer, largest) are of the micro-batch or segment recompute that held the most, boundaries
+   * included.
+   */
+  breakdown: StepBreakdown;
+  technique: StepTechnique;
 }
 
 /** The classifier cut where the head starts: both halves share the classifier's layers and weights. */
@@ -77,6 +65,51 @@ export interface TrainerOptions {
    * they are freed as soon as the next layer has used them. Same maths, lower peak.
    */
   frozenBackboneOutsideTape: boolean;
+  /**
+   * Gradient accumulation: each batch is split into this many micro-batches, their gradients summed
+   * (each micro-batch's loss weighted by its share of the batch) and applied in one update. Same
+   * update as the whole batch up to float rounding, with the activations of one micro-batch. Trainable
+   * BatchNorm normalises each micro-batch with its own statistics and moves its averages once per
+   * micro-batch, so fine-tuning with trainable BatchNorm is close to, not equal to, the big batch.
+   */
+  accumulationSteps: number;
+  /**
+   * Gradient checkpointing when the backbone is taped (fine-tuning): 'blocks' keeps only block
+   * outputs during the forward pass and recomputes one block at a time in backward. Same gradients,
+   * one extra forward pass.
+   */
+  checkpointing: 'off' | 'blocks';
+  /** Seeds the dropout masks of every step (a fresh stream per micro-batch); random when unset. */
+  seed?: number;
+}
+
+export const DEFAULT_TRAINER_OPTIONS: TrainerOptions = {
+  frozenBackboneOutsideTape: true,
+  accumulationSteps: 1,
+  checkpointing: 'off',
+};
+
+/** Sizes of k near-equal micro-batches of an n-image batch (never an empty one). */
+export function microBatchSizes(n: number, k: number): number[] {
+  const parts = Math.max(1, Math.min(n, Math.floor(k)));
+  return Array.from({ length: parts }, (_, i) => Math.floor(n / parts) + (i < n % parts ? 1 : 0));
+}
+
+/** One micro-batch's contribution: its scaled loss, weighted accuracy, gradients and measurements. */
+interface MicroStep {
+  loss: tf.Scalar;
+  accuracy: tf.Scalar;
+  grads: tf.NamedTensorMap;
+  saved: SavedActivations;
+  checkpoint: StepTechnique['checkpoint'];
+}
+
+/** What the micro-batches of one batch left behind, besides the gradient sum. */
+interface Accumulated {
+  sizes: number[];
+  parts: { loss: tf.Scalar; accuracy: tf.Scalar }[];
+  saved: SavedActivations;
+  checkpoint: StepTechnique['checkpoint'];
 }
 
 /**
@@ -84,16 +117,25 @@ export interface TrainerOptions {
  * be measured, stopped and, later, guarded against running out of memory).
  */
 export class Trainer {
+  readonly options: TrainerOptions;
   private optimizer: tf.Optimizer | null = null;
   private variables: tf.Variable[] = [];
   private phase: TrainingPhase = 'frozen';
   private split: SplitModel | null = null;
+  private segments: Segment[] | null = null;
+  private readonly seed: number;
+  /** Forward passes drawn so far; each gets its own dropout stream. */
+  private draws = 0;
 
   constructor(
     readonly model: tf.LayersModel,
     /** Layers before the head (index of 'avg_pool'). */ readonly backboneLayerCount: number,
-    readonly options: TrainerOptions = { frozenBackboneOutsideTape: true },
-  ) {}
+    options: Partial<TrainerOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_TRAINER_OPTIONS, ...options };
+    if (!(this.options.accumulationSteps >= 1)) throw new Error('accumulationSteps must be at least 1.');
+    this.seed = this.options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  }
 
   /**
    * Keras' "recompile": set which layers train for the phase and start a fresh Adam, whose slots are
@@ -113,6 +155,12 @@ export class Trainer {
     return this.phase === 'frozen' && this.options.frozenBackboneOutsideTape;
   }
 
+  /** How the next step runs its forward and backward. */
+  get mode(): StepMode {
+    if (this.backboneOutsideTape) return 'outside-tape';
+    return this.options.checkpointing === 'blocks' ? 'checkpointed' : 'taped';
+  }
+
   /** Backbone and head as two models over the same layers, built once (each build adds graph nodes). */
   private splitModel(): SplitModel {
     if (this.split) return this.split;
@@ -128,6 +176,12 @@ export class Trainer {
     return this.split;
   }
 
+  /** The checkpoint segments, found once (reading the graph changes nothing). */
+  private checkpointSegments(): Segment[] {
+    this.segments ??= blockSegments(this.model);
+    return this.segments;
+  }
+
   /** Class probabilities in training mode, taped from the first layer or only from the head. */
   private forward(xs: tf.Tensor4D, features: tf.Tensor | null): tf.Tensor2D {
     if (features) return this.splitModel().head.apply(features, { training: true }) as tf.Tensor2D;
@@ -135,65 +189,166 @@ export class Trainer {
   }
 
   /**
-   * One forward + backward + Adam update. The batch stays owned by the caller. If any kernel fails
-   * (a memory budget, a real allocation failure), everything the step created is released, so
-   * tf.memory().numTensors returns to its value before the step, and the error is rethrown.
+   * One forward + backward + Adam update, over `accumulationSteps` micro-batches of the batch. The batch
+   * stays owned by the caller. If any kernel fails (a memory budget, a real allocation failure),
+   * everything the step created is released, so tf.memory().numTensors returns to its value before the
+   * step, and the error is rethrown.
    */
   async step(batch: Batch): Promise<StepMetrics> {
     const optimizer = this.optimizer;
     if (!optimizer) throw new Error('Trainer.step() called before compile()');
     // Tensors this step creates that outlive its tidies; all released when the step ends, however it ends.
     const owned: tf.Tensor[] = [];
-    const kept: { accuracy?: tf.Scalar } = {};
-    let saved: ReturnType<typeof savedActivations> = {
-      savedActivations: 0,
-      savedByLayer: [],
-      largestSaved: null,
-    };
-    const weightIds = new Set<object>(this.model.weights.map((w) => w.read().dataId));
+    const sum: tf.NamedTensorMap = {};
     try {
-      const features = this.backboneOutsideTape
-        ? inPhase('forward', () =>
-            tf.tidy(() => this.splitModel().backbone.apply(batch.xs, { training: false }) as tf.Tensor),
-          )
-        : null;
-      if (features) owned.push(features);
-      setStepPhase('forward');
-      const { value, grads } = tf.variableGrads(() => {
-        const probs = this.forward(batch.xs, features);
-        kept.accuracy = tf.keep(sparseAccuracy(batch.ys, probs));
-        owned.push(kept.accuracy);
-        const loss = sparseCategoricalCrossentropy(batch.ys, probs);
-        // Owned here too: if the backward pass fails, tfjs never hands the loss back.
-        owned.push(loss);
-        saved = savedActivations(weightIds);
-        setStepPhase('backward');
-        return loss;
-      }, this.variables);
-      const gradTensors = Object.values(grads).filter((g): g is tf.Tensor => g != null);
-      owned.push(value, ...gradTensors);
+      const run = this.accumulate(batch, owned, sum);
       setStepPhase('optimizer');
-      optimizer.applyGradients(grads);
+      optimizer.applyGradients(sum);
       setStepPhase('other');
+      const gradients = distinctBytes(Object.values(sum));
       const breakdown: StepBreakdown = {
         weights: distinctBytes(this.model.weights.map((w) => w.read())),
-        gradients: distinctBytes(gradTensors),
+        gradients,
         optimizer: this.optimizerBytes(),
-        ...saved,
+        ...run.saved,
         input: distinctBytes([batch.xs, batch.ys]),
       };
-      const [loss, acc] = await Promise.all([
-        value.data(),
-        kept.accuracy?.data() ?? Promise.resolve([Number.NaN]),
-      ]);
-      return { loss: loss[0] ?? Number.NaN, accuracy: acc[0] ?? Number.NaN, breakdown };
+      const values = await Promise.all(run.parts.flatMap((p) => [p.loss.data(), p.accuracy.data()]));
+      const at = (i: number) => values[i]?.[0] ?? Number.NaN;
+      return {
+        loss: run.parts.reduce((l, _, i) => l + at(2 * i), 0),
+        accuracy: run.parts.reduce((a, _, i) => a + at(2 * i + 1), 0),
+        breakdown,
+        technique: {
+          mode: this.mode,
+          microBatches: run.sizes.length,
+          microBatchSize: Math.max(...run.sizes),
+          accumulatorBytes: run.sizes.length > 1 ? gradients : 0,
+          checkpoint: run.checkpoint,
+        },
+      };
     } catch (err) {
       releaseAbandonedTape();
       throw err;
     } finally {
       tf.dispose(owned);
+      tf.dispose(Object.values(sum));
       setStepPhase('other');
     }
+  }
+
+  /**
+   * The gradients step() would apply for this batch, summed over its micro-batches, without applying
+   * them: for checking that the training modes agree. The caller disposes them.
+   */
+  gradients(batch: Batch): tf.NamedTensorMap {
+    if (!this.optimizer) throw new Error('Trainer.gradients() called before compile()');
+    const owned: tf.Tensor[] = [];
+    const sum: tf.NamedTensorMap = {};
+    try {
+      this.accumulate(batch, owned, sum);
+      return sum;
+    } catch (err) {
+      releaseAbandonedTape();
+      tf.dispose(Object.values(sum));
+      throw err;
+    } finally {
+      tf.dispose(owned);
+      setStepPhase('other');
+    }
+  }
+
+  /**
+   * Forward and backward over the batch's micro-batches, summing their gradients into `sum`. Losses,
+   * accuracies and slices go into `owned`.
+   */
+  private accumulate(batch: Batch, owned: tf.Tensor[], sum: tf.NamedTensorMap): Accumulated {
+    const n = batch.ys.shape[0];
+    const sizes = microBatchSizes(n, this.options.accumulationSteps);
+    const weightIds = new Set<object>(this.model.weights.map((w) => w.read().dataId));
+    const run: Accumulated = { sizes, parts: [], saved: NOTHING_SAVED, checkpoint: null };
+    let begin = 0;
+    for (const size of sizes) {
+      const micro =
+        sizes.length === 1
+          ? batch
+          : tf.tidy(() => ({
+              xs: tf.slice(batch.xs, [begin, 0, 0, 0], [size, -1, -1, -1]),
+              ys: tf.slice(batch.ys, [begin], [size]),
+            }));
+      if (micro !== batch) owned.push(micro.xs, micro.ys);
+      begin += size;
+      const r = this.microStep(micro, size / n, weightIds, owned);
+      // The slice is not needed for the next micro-batch: free it now, not at the end of the step.
+      if (micro !== batch) tf.dispose([micro.xs, micro.ys]);
+      run.parts.push(r);
+      run.saved = largerSaved(run.saved, r.saved);
+      run.checkpoint = r.checkpoint;
+      addInto(sum, r.grads);
+    }
+    return run;
+  }
+
+  /**
+   * Forward and backward of one micro-batch, in the trainer's mode, with the loss scaled by `share`
+   * (its part of the batch) so the summed gradients are those of the batch mean. Its loss and
+   * weighted accuracy go into `owned`; its gradients are the caller's.
+   */
+  private microStep(
+    micro: Batch,
+    share: number,
+    weightIds: ReadonlySet<object>,
+    owned: tf.Tensor[],
+  ): MicroStep {
+    const mode = this.mode;
+    const kept: { accuracy?: tf.Scalar } = {};
+    const lossOf = (probs: tf.Tensor): tf.Scalar => {
+      const accuracy = tf.keep(
+        tf.tidy(() => tf.mul(sparseAccuracy(micro.ys, probs as tf.Tensor2D), share)) as tf.Scalar,
+      );
+      kept.accuracy = accuracy;
+      owned.push(accuracy);
+      const loss = tf.tidy(() => {
+        const mean = sparseCategoricalCrossentropy(micro.ys, probs as tf.Tensor2D);
+        return share === 1 ? mean : tf.mul(mean, share);
+      }) as tf.Scalar;
+      // Owned here too: if the backward pass fails, tfjs never hands the loss back.
+      owned.push(loss);
+      return loss;
+    };
+    return withDropoutSeeds(this.model, `${this.seed}:${this.draws++}`, (): MicroStep => {
+      let saved = NOTHING_SAVED;
+      if (mode === 'checkpointed') {
+        const segments = this.checkpointSegments();
+        const r = checkpointedGradients(segments, micro.xs, lossOf, (held) => {
+          saved = largerSaved(saved, savedActivations(weightIds, held));
+        });
+        return {
+          loss: r.value,
+          accuracy: kept.accuracy!,
+          grads: r.grads,
+          saved,
+          checkpoint: { segments: segments.length, recomputed: r.recomputed, boundaryBytes: r.boundaryBytes },
+        };
+      }
+      const features =
+        mode === 'outside-tape'
+          ? inPhase('forward', () =>
+              tf.tidy(() => this.splitModel().backbone.apply(micro.xs, { training: false }) as tf.Tensor),
+            )
+          : null;
+      if (features) owned.push(features);
+      setStepPhase('forward');
+      const { value, grads } = tf.variableGrads(() => {
+        const loss = lossOf(this.forward(micro.xs, features));
+        saved = savedActivations(weightIds);
+        setStepPhase('backward');
+        return loss;
+      }, this.variables);
+      features?.dispose();
+      owned.push(value);
+      return { loss: value, accuracy: kept.accuracy!, grads, saved, checkpoint: null };
+    });
   }
 
   /** Bytes of the optimizer's slots: every registered variable that is not one of the model's. */
@@ -246,6 +401,21 @@ export class Trainer {
     // The backbone half was made from existing tensors, took no references, and must not give any back.
     this.split?.head.dispose();
     this.split = null;
+  }
+}
+
+/** Adds each gradient into the running sum (taking ownership of both, freeing what the sum replaces). */
+function addInto(sum: tf.NamedTensorMap, grads: tf.NamedTensorMap): void {
+  for (const [name, g] of Object.entries(grads)) {
+    // tf.variableGrads lists a variable made non-trainable since compile() with a null gradient.
+    if (!g) continue;
+    const previous = sum[name];
+    if (!previous) {
+      sum[name] = g;
+      continue;
+    }
+    sum[name] = tf.add(previous, g);
+    tf.dispose([previous, g]);
   }
 }
 
@@ -382,7 +552,9 @@ export async function runTraining(
             epoch,
             batch: i,
             batchesPerEpoch: ctx.batchesPerEpoch,
-            ...m,
+            loss: m.loss,
+            accuracy: m.accuracy,
+            breakdown: m.breakdown,
             ...(peakBytes !== undefined ? { peakBytes } : {}),
             stepMs: performance.now() - start,
             t: ctx.now(),

@@ -1,0 +1,60 @@
+import * as tf from '@tensorflow/tfjs';
+import type { Batch } from '../data/pipeline';
+import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
+
+/** Small models and seeded batches shared by the trainer's tests and the techniques bench. */
+
+/** The Tiny classifier at a small square size, seeded so two builds have equal weights. */
+export function tinyClassifier(size = 32, numClasses = 3, seed = 1) {
+  return buildClassifier({ ...EFFICIENTNET_PRESETS.tiny, height: size, width: size, numClasses, seed });
+}
+
+/** Seeded noise images in 0–255 with cycling labels: varied enough that batch statistics matter. */
+export function noiseBatch(n: number, size: number, numClasses: number, seed: number): Batch {
+  return tf.tidy(() => ({
+    xs: tf.randomUniform([n, size, size, 3], 0, 255, 'float32', seed) as tf.Tensor4D,
+    ys: tf.tensor1d(
+      Array.from({ length: n }, (_, i) => i % numClasses),
+      'int32',
+    ),
+  }));
+}
+
+/** Sets every Dropout rate to 0, for comparisons that dropout's fresh masks would blur. */
+export function withoutDropout(model: tf.LayersModel): void {
+  for (const layer of model.layers) {
+    if (layer.getClassName() === 'Dropout') (layer as unknown as { rate: number }).rate = 0;
+  }
+}
+
+/** Largest |a − b| over all entries, relative to the largest |b| (0 when both are zero). */
+export function relativeDifference(a: tf.Tensor, b: tf.Tensor): number {
+  return tf.tidy(() => {
+    const diff = tf.max(tf.abs(tf.sub(a, b))).dataSync()[0]!;
+    const scale = tf.max(tf.abs(b)).dataSync()[0]!;
+    return scale === 0 ? diff : diff / scale;
+  });
+}
+
+/** Trainer gradients with the model they belong to. */
+export interface ModelGradients {
+  model: tf.LayersModel;
+  grads: tf.NamedTensorMap;
+}
+
+/**
+ * Largest relative difference between the gradients of two equally built models, weight by weight
+ * (variable names differ between builds, so weights are matched by their place in the model).
+ */
+export function gradientDifference(a: ModelGradients, b: ModelGradients): number {
+  const inOrder = ({ model, grads }: ModelGradients) =>
+    model.weights.flatMap((w) => grads[(w.read() as tf.Variable).name] ?? []);
+  const x = inOrder(a);
+  const y = inOrder(b);
+  if (x.length !== Object.keys(a.grads).length || y.length !== x.length) {
+    throw new Error(
+      `Gradients do not pair up: ${x.length} and ${y.length} of ${Object.keys(a.grads).length}.`,
+    );
+  }
+  return Math.max(...x.map((g, i) => relativeDifference(g, y[i]!)));
+}
