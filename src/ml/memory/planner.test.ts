@@ -1,0 +1,82 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { trainableLayers } from '../../core/modelSpec';
+import { planTfjs, predictionError } from '../../core/planner';
+import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
+import { Trainer } from '../train/trainer';
+import { describeModel } from './describe';
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+type Case = [phase: 'frozen' | 'fine-tune', unfreeze: number, outside: boolean, size: number, batch: number];
+
+// Each case peaks somewhere else: the Adam update, the forward pass, the end of backprop, the backbone.
+const CASES: Case[] = [
+  ['frozen', 0, true, 32, 4],
+  ['frozen', 0, false, 32, 4],
+  ['fine-tune', 1000, false, 32, 4],
+  ['fine-tune', 30, false, 32, 2],
+  ['fine-tune', 80, false, 40, 3],
+];
+
+describe('planner against tf.profile on the cpu backend', () => {
+  it.each(CASES)(
+    '%s (unfreeze %i, outside tape %s) at %i px, batch %i: within 3%',
+    async (phase, unfreeze, outside, size, batch) => {
+      const { model, backboneLayerCount } = buildClassifier({
+        ...EFFICIENTNET_PRESETS.tiny,
+        height: size,
+        width: size,
+        numClasses: 3,
+        seed: 1,
+      });
+      const spec = describeModel(model, backboneLayerCount);
+      const trainer = new Trainer(model, backboneLayerCount, { frozenBackboneOutsideTape: outside });
+      trainer.compile(phase, 1e-3, unfreeze);
+      const data = tf.tidy(() => ({
+        xs: tf.randomUniform([batch, size, size, 3], 0, 255) as tf.Tensor4D,
+        ys: tf.tensor1d(
+          Array.from({ length: batch }, (_, i) => i % 3),
+          'int32',
+        ),
+      }));
+      // The first step creates Adam's slots; the planner predicts every later step.
+      await trainer.step(data);
+      const measured = await tf.profile(async () => {
+        await trainer.step(data);
+      });
+      const plan = planTfjs({
+        spec,
+        batch,
+        trainable: trainableLayers(spec, phase, unfreeze),
+        optimizer: 'adam',
+        backboneOutsideTape: phase === 'frozen' && outside,
+      });
+      expect(Math.abs(predictionError(plan.peakBytes, measured.peakBytes))).toBeLessThan(3);
+      tf.dispose(data);
+      trainer.dispose();
+      model.dispose();
+    },
+  );
+
+  it('describes the model without creating tensors', () => {
+    const { model, backboneLayerCount } = buildClassifier({
+      ...EFFICIENTNET_PRESETS.tiny,
+      height: 32,
+      width: 32,
+      numClasses: 3,
+      seed: 1,
+    });
+    const before = tf.memory().numTensors;
+    const spec = describeModel(model, backboneLayerCount);
+    expect(tf.memory().numTensors).toBe(before);
+    expect(spec.layers.map((l) => l.name)).toEqual(model.layers.map((l) => l.name));
+    const conv = spec.layers.find((l) => l.name === 'stem_conv');
+    expect(conv?.kind).toBe('conv2d');
+    expect(conv?.outputShape).toEqual([16, 16, 8]);
+    expect(spec.layers.find((l) => l.name === 'block1a_se_excite')?.inputs).toHaveLength(2);
+    model.dispose();
+  });
+});
