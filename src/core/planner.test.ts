@@ -76,7 +76,7 @@ const input = (over: Partial<PlanInput> = {}): PlanInput => ({
   ...over,
 });
 
-const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
+const total = (c: object) => Object.values(c as Record<string, number>).reduce((a, b) => a + b, 0);
 
 describe('planTfjs', () => {
   it('categories add up to the peak', () => {
