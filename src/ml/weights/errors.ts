@@ -31,7 +31,11 @@ export type WeightErrorKind =
   /** A layer class in model.json that tfjs does not know. */
   | 'unknown-layer-class'
   /** tfjs itself refused the model. */
-  | 'load-failed';
+  | 'load-failed'
+  /** A URL that could not be fetched or answered an HTTP error. */
+  | 'fetch-failed'
+  /** Dropped files that are neither one Keras .h5 file nor a tfjs model.json with shards. */
+  | 'unrecognised-files';
 
 export class WeightLoadError extends Error {
   override name = 'WeightLoadError';

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { WeightLoadError, describeThrown } from './errors';
 import { assignWeights, type LoadOptions, type WeightReport } from './report';
-import { sourceFromArtifacts, sourceFromLayersModel } from './source';
+import { sourceFromArtifacts, sourceFromLayersModel, type WeightSource } from './source';
 
 /** What a dropped file must offer; a DOM `File` has all of it. */
 export interface ModelFileLike {
@@ -120,7 +120,7 @@ interface CheckedModelJson {
 }
 
 /** Checks model.json's structure (format, topology, weightsManifest) before any shard is read. */
-export function checkModelJson(text: string, label: string): CheckedModelJson {
+function checkModelJson(text: string, label: string): CheckedModelJson {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -131,6 +131,10 @@ export function checkModelJson(text: string, label: string): CheckedModelJson {
       `${label} is not valid JSON: ${describeThrown(thrown)}`,
     );
   }
+  return checkParsedModelJson(json, label);
+}
+
+function checkParsedModelJson(json: unknown, label: string): CheckedModelJson {
   if (!isObject(json) || !isObject(json['modelTopology'])) {
     throw new WeightLoadError(
       'bad-model-json',
@@ -189,6 +193,23 @@ function toArtifacts(checked: CheckedModelJson, label: string, shards: ArrayBuff
   return { label, format: checked.format, weightBytes, artifacts };
 }
 
+/** Checks an already parsed model.json and its shards in manifest order (e.g. a model bundled as modules). */
+export function checkArtifacts(json: unknown, label: string, shards: ArrayBuffer[]): TfjsArtifacts {
+  const checked = checkParsedModelJson(json, label);
+  let next = 0;
+  for (const group of checked.groups) {
+    const own = shards.slice(next, next + group.paths.length);
+    next += group.paths.length;
+    checkGroupSize(
+      label,
+      group.paths,
+      group.bytes,
+      own.reduce((sum, b) => sum + b.byteLength, 0),
+    );
+  }
+  return toArtifacts(checked, label, shards);
+}
+
 const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
 /**
@@ -229,22 +250,26 @@ export async function readTfjsFiles(files: readonly ModelFileLike[]): Promise<Tf
 
 /** Fetches model.json and its shards (relative to it) and checks them like readTfjsFiles. */
 export async function fetchTfjsArtifacts(url: string, fetchFn: typeof fetch = fetch): Promise<TfjsArtifacts> {
-  const get = async (target: string, kind: 'bad-model-json' | 'missing-shard'): Promise<Response> => {
+  const get = async (target: string): Promise<Response> => {
     let response: Response;
     try {
       response = await fetchFn(target);
     } catch (thrown) {
-      throw new WeightLoadError(kind, url, `${url}: cannot fetch ${target}: ${describeThrown(thrown)}`);
+      throw new WeightLoadError(
+        'fetch-failed',
+        url,
+        `${url}: cannot fetch ${target}: ${describeThrown(thrown)}`,
+      );
     }
     if (!response.ok)
-      throw new WeightLoadError(kind, url, `${url}: ${target} answered HTTP ${response.status}`);
+      throw new WeightLoadError('fetch-failed', url, `${url}: ${target} answered HTTP ${response.status}`);
     return response;
   };
-  const checked = checkModelJson(await (await get(url, 'bad-model-json')).text(), url);
+  const checked = checkModelJson(await (await get(url)).text(), url);
   const shards: ArrayBuffer[] = [];
   for (const group of checked.groups) {
     const buffers = await Promise.all(
-      group.paths.map(async (path) => (await get(new URL(path, url).href, 'missing-shard')).arrayBuffer()),
+      group.paths.map(async (path) => (await get(new URL(path, url).href)).arrayBuffer()),
     );
     checkGroupSize(
       url,
@@ -270,37 +295,49 @@ async function withoutLeaks<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
+const buildFailed = (label: string) => (thrown: unknown) => {
+  throw new WeightLoadError(
+    'load-failed',
+    label,
+    `${label}: tfjs could not build the model: ${describeThrown(thrown)}`,
+  );
+};
+
 /**
- * Builds the checked model: a trainable LayersModel with its match report, or a GraphModel marked as frozen
- * with the reason. A layers model's weights go through the same all-or-nothing match as a Keras .h5 file,
- * so a failure names the layer and leaves no tensor behind.
+ * Builds a Keras topology and fills it from `source` through the all-or-nothing match (tfjs' own weight
+ * loading leaks its decoded tensors when it fails). On any failure nothing is left allocated.
  */
-export async function loadTfjsModel(checked: TfjsArtifacts): Promise<LoadedTfjsModel> {
-  const { label, artifacts } = checked;
-  const build = <T>(load: () => Promise<T>): Promise<T> =>
-    withoutLeaks(load).catch((thrown: unknown) => {
-      throw new WeightLoadError(
-        'load-failed',
-        label,
-        `${label}: tfjs could not build the model: ${describeThrown(thrown)}`,
-      );
-    });
-  if (checked.format === 'graph-model') {
-    const model = await build(() => tf.loadGraphModel(tf.io.fromMemory(artifacts)));
-    return { kind: 'graph-model', label, model, fineTunable: false, reason: GRAPH_MODEL_FROZEN_REASON };
-  }
-  // Built from the topology alone; tfjs' own weight loading would leak its decoded tensors when it fails.
-  const model = await build(() =>
-    tf.loadLayersModel(tf.io.fromMemory({ modelTopology: artifacts.modelTopology })),
+export async function buildFromTopology(
+  modelTopology: object,
+  source: WeightSource,
+  options: LoadOptions = { allowMissing: false, allowUnexpected: false },
+): Promise<{ model: tf.LayersModel; report: WeightReport }> {
+  const model = await withoutLeaks(() => tf.loadLayersModel(tf.io.fromMemory({ modelTopology }))).catch(
+    buildFailed(source.label),
   );
   try {
-    const source = sourceFromArtifacts(artifacts.weightSpecs ?? [], artifacts.weightData ?? [], label);
-    const report = assignWeights(model, source, { allowMissing: false, allowUnexpected: false });
-    return { kind: 'layers-model', label, model, report };
+    return { model, report: assignWeights(model, source, options) };
   } catch (thrown) {
     model.dispose();
     throw thrown;
   }
+}
+
+/**
+ * Builds the checked model: a trainable LayersModel with its match report (every weight must match), or a
+ * GraphModel marked as frozen with the reason.
+ */
+export async function loadTfjsModel(checked: TfjsArtifacts): Promise<LoadedTfjsModel> {
+  const { label, artifacts } = checked;
+  if (checked.format === 'graph-model') {
+    const model = await withoutLeaks(() => tf.loadGraphModel(tf.io.fromMemory(artifacts))).catch(
+      buildFailed(label),
+    );
+    return { kind: 'graph-model', label, model, fineTunable: false, reason: GRAPH_MODEL_FROZEN_REASON };
+  }
+  const source = sourceFromArtifacts(artifacts.weightSpecs ?? [], artifacts.weightData ?? [], label);
+  const { model, report } = await buildFromTopology(artifacts.modelTopology ?? {}, source);
+  return { kind: 'layers-model', label, model, report };
 }
 
 /**
