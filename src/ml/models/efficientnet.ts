@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
 import {
-  activation,
   bn,
   conv2d,
   depthwise,
@@ -8,6 +7,8 @@ import {
   efficientNetTop,
   initializers,
   on,
+  squeezeExcite,
+  swish,
   zeroPad,
   type Architecture,
   type FeatureOptions,
@@ -186,7 +187,7 @@ function block(inputs: Sym, spec: BlockSpec, dropRate: number, prefix: string, i
   let x = inputs;
   if (expandRatio !== 1) {
     x = conv2d(x, `${prefix}expand_conv`, filters, init.conv(filters));
-    x = activation(bn(x, `${prefix}expand_bn`, BN_MOMENTUM), 'swish', `${prefix}expand_activation`);
+    x = swish(bn(x, `${prefix}expand_bn`, BN_MOMENTUM), `${prefix}expand_activation`);
   }
 
   let padding: 'same' | 'valid' = 'same';
@@ -195,20 +196,9 @@ function block(inputs: Sym, spec: BlockSpec, dropRate: number, prefix: string, i
     padding = 'valid';
   }
   x = depthwise(x, `${prefix}dwconv`, kernelSize, strides, padding, init.conv(kernelSize * kernelSize));
-  x = activation(bn(x, `${prefix}bn`, BN_MOMENTUM), 'swish', `${prefix}activation`);
+  x = swish(bn(x, `${prefix}bn`, BN_MOMENTUM), `${prefix}activation`);
 
-  const filtersSe = Math.max(1, Math.trunc(filtersIn * seRatio));
-  let se = on(tf.layers.globalAveragePooling2d({ name: `${prefix}se_squeeze` }), x);
-  se = on(tf.layers.reshape({ targetShape: [1, 1, filters], name: `${prefix}se_reshape` }), se);
-  se = conv2d(se, `${prefix}se_reduce`, filtersSe, init.conv(filtersSe), {
-    activation: 'swish',
-    useBias: true,
-  });
-  se = conv2d(se, `${prefix}se_expand`, filters, init.conv(filters), {
-    activation: 'sigmoid',
-    useBias: true,
-  });
-  x = on(tf.layers.multiply({ name: `${prefix}se_excite` }), [x, se]);
+  x = squeezeExcite(x, filtersIn, seRatio, filters, prefix, init);
 
   x = conv2d(x, `${prefix}project_conv`, filtersOut, init.conv(filtersOut));
   x = bn(x, `${prefix}project_bn`, BN_MOMENTUM);
@@ -250,7 +240,7 @@ function features(
     strides: 2,
     padding: 'valid',
   });
-  x = activation(bn(x, 'stem_bn', BN_MOMENTUM), 'swish', 'stem_activation');
+  x = swish(bn(x, 'stem_bn', BN_MOMENTUM), 'stem_activation');
 
   const totalBlocks = BLOCKS.reduce((sum, b) => sum + roundRepeats(b.repeats, depthCoefficient), 0);
   let index = 0;
@@ -270,7 +260,7 @@ function features(
 
   const topFilters = roundFilters(TOP_FILTERS, widthCoefficient);
   x = conv2d(x, 'top_conv', topFilters, init.conv(topFilters));
-  return activation(bn(x, 'top_bn', BN_MOMENTUM), 'swish', 'top_activation');
+  return swish(bn(x, 'top_bn', BN_MOMENTUM), 'top_activation');
 }
 
 /** keras.applications.efficientnet.EfficientNet for one variant. */

@@ -1,12 +1,13 @@
 import * as tf from '@tensorflow/tfjs';
 import {
-  activation,
   bn,
   conv2d,
   depthwise,
   dropBranch,
   efficientNetTop,
   on,
+  squeezeExcite,
+  swish,
   type Architecture,
   type FeatureOptions,
   type Initializers,
@@ -146,21 +147,6 @@ function roundFilters(filters: number, widthCoefficient: number): number {
 
 type BlockSpec = Omit<StageArgs, 'repeats' | 'fused'>;
 
-function squeezeExcite(x: Sym, spec: BlockSpec, filters: number, prefix: string, init: Initializers): Sym {
-  const filtersSe = Math.max(1, Math.trunc(spec.filtersIn * spec.seRatio));
-  let se = on(tf.layers.globalAveragePooling2d({ name: `${prefix}se_squeeze` }), x);
-  se = on(tf.layers.reshape({ targetShape: [1, 1, filters], name: `${prefix}se_reshape` }), se);
-  se = conv2d(se, `${prefix}se_reduce`, filtersSe, init.conv(filtersSe), {
-    activation: 'swish',
-    useBias: true,
-  });
-  se = conv2d(se, `${prefix}se_expand`, filters, init.conv(filters), {
-    activation: 'sigmoid',
-    useBias: true,
-  });
-  return on(tf.layers.multiply({ name: `${prefix}se_excite` }), [x, se]);
-}
-
 function expand(
   x: Sym,
   filters: number,
@@ -171,7 +157,7 @@ function expand(
 ): Sym {
   const fanOut = kernelSize * kernelSize * filters;
   x = conv2d(x, `${prefix}expand_conv`, filters, init.conv(fanOut), { kernelSize, strides });
-  return activation(bn(x, `${prefix}expand_bn`, BN_MOMENTUM), 'swish', `${prefix}expand_activation`);
+  return swish(bn(x, `${prefix}expand_bn`, BN_MOMENTUM), `${prefix}expand_activation`);
 }
 
 function residual(x: Sym, inputs: Sym, spec: BlockSpec, dropRate: number, prefix: string): Sym {
@@ -187,8 +173,8 @@ function mbConv(inputs: Sym, spec: BlockSpec, dropRate: number, prefix: string, 
   const filters = spec.filtersIn * expandRatio;
   let x = expandRatio !== 1 ? expand(inputs, filters, 1, 1, prefix, init) : inputs;
   x = depthwise(x, `${prefix}dwconv2`, kernelSize, strides, 'same', init.conv(kernelSize * kernelSize));
-  x = activation(bn(x, `${prefix}bn`, BN_MOMENTUM), 'swish', `${prefix}activation`);
-  if (seRatio > 0 && seRatio <= 1) x = squeezeExcite(x, spec, filters, prefix, init);
+  x = swish(bn(x, `${prefix}bn`, BN_MOMENTUM), `${prefix}activation`);
+  if (seRatio > 0 && seRatio <= 1) x = squeezeExcite(x, spec.filtersIn, seRatio, filters, prefix, init);
   x = conv2d(x, `${prefix}project_conv`, spec.filtersOut, init.conv(spec.filtersOut));
   x = bn(x, `${prefix}project_bn`, BN_MOMENTUM);
   return residual(x, inputs, spec, dropRate, prefix);
@@ -206,14 +192,14 @@ function fusedMbConv(
   const filters = spec.filtersIn * expandRatio;
   const expanded = expandRatio !== 1;
   let x = expanded ? expand(inputs, filters, kernelSize, strides, prefix, init) : inputs;
-  if (seRatio > 0 && seRatio <= 1) x = squeezeExcite(x, spec, filters, prefix, init);
+  if (seRatio > 0 && seRatio <= 1) x = squeezeExcite(x, spec.filtersIn, seRatio, filters, prefix, init);
   const k = expanded ? 1 : kernelSize;
   x = conv2d(x, `${prefix}project_conv`, filtersOut, init.conv(k * k * filtersOut), {
     kernelSize: k,
     strides: expanded ? 1 : strides,
   });
   x = bn(x, `${prefix}project_bn`, BN_MOMENTUM);
-  if (!expanded) x = activation(x, 'swish', `${prefix}project_activation`);
+  if (!expanded) x = swish(x, `${prefix}project_activation`);
   return residual(x, inputs, spec, dropRate, prefix);
 }
 
@@ -234,7 +220,7 @@ function features(input: Sym, v: EfficientNetV2Variant, opts: FeatureOptions): S
 
   const stemFilters = round(v.stages[0]?.filtersIn ?? 0);
   x = conv2d(x, 'stem_conv', stemFilters, init.conv(9 * stemFilters), { kernelSize: 3, strides: 2 });
-  x = activation(bn(x, 'stem_bn', BN_MOMENTUM), 'swish', 'stem_activation');
+  x = swish(bn(x, 'stem_bn', BN_MOMENTUM), 'stem_activation');
 
   // Keras divides by the unrounded number of blocks, so scaled variants drop slightly more than 0.2.
   const blocks = v.stages.reduce((sum, s) => sum + s.repeats, 0);
@@ -256,7 +242,7 @@ function features(input: Sym, v: EfficientNetV2Variant, opts: FeatureOptions): S
 
   const topFilters = round(TOP_FILTERS);
   x = conv2d(x, 'top_conv', topFilters, init.conv(topFilters));
-  return activation(bn(x, 'top_bn', BN_MOMENTUM), 'swish', 'top_activation');
+  return swish(bn(x, 'top_bn', BN_MOMENTUM), 'top_activation');
 }
 
 /** keras.applications.efficientnet_v2.EfficientNetV2 for one variant. */

@@ -106,8 +106,31 @@ export function bn(x: Sym, name: string, momentum: number): Sym {
   return on(batchNorm({ axis: -1, momentum, epsilon: 1e-3, name }), x);
 }
 
-export function activation(x: Sym, kind: 'swish', name: string): Sym {
-  return on(tf.layers.activation({ activation: kind, name }), x);
+export function swish(x: Sym, name: string): Sym {
+  return on(tf.layers.activation({ activation: 'swish', name }), x);
+}
+
+/** Keras' squeeze-and-excitation on an EfficientNet block, reduced from the block's input filters. */
+export function squeezeExcite(
+  x: Sym,
+  filtersIn: number,
+  seRatio: number,
+  filters: number,
+  prefix: string,
+  init: Initializers,
+): Sym {
+  const filtersSe = Math.max(1, Math.trunc(filtersIn * seRatio));
+  let se = on(tf.layers.globalAveragePooling2d({ name: `${prefix}se_squeeze` }), x);
+  se = on(tf.layers.reshape({ targetShape: [1, 1, filters], name: `${prefix}se_reshape` }), se);
+  se = conv2d(se, `${prefix}se_reduce`, filtersSe, init.conv(filtersSe), {
+    activation: 'swish',
+    useBias: true,
+  });
+  se = conv2d(se, `${prefix}se_expand`, filters, init.conv(filters), {
+    activation: 'sigmoid',
+    useBias: true,
+  });
+  return on(tf.layers.multiply({ name: `${prefix}se_excite` }), [x, se]);
 }
 
 /** Stochastic depth: Keras' Dropout with noise_shape (None, 1, 1, 1) drops a whole residual branch per sample. */
