@@ -1,0 +1,84 @@
+import * as tf from '@tensorflow/tfjs';
+import { chromium } from '@playwright/test';
+import { createServer } from 'vite';
+import { findChromium } from '../e2e/chromium';
+import type { BrowserBench } from './browser';
+import { plannerRows } from './plannerRows';
+import { plannerSummary, plannerTable, techniqueTable } from './report';
+import { techniqueRows } from './techniques';
+
+/**
+ * `npm run bench`: every row is measured in this run, side by side. First on the cpu backend in Node,
+ * then on WebGPU in headless Chromium (SwiftShader on machines without a GPU). Flags:
+ * --cpu-only, --webgpu-only, --no-techniques.
+ */
+const args = new Set(process.argv.slice(2));
+const techniques = !args.has('--no-techniques');
+const print = (lines: string[]) => console.log(lines.join('\n'));
+
+async function cpu(): Promise<void> {
+  await tf.setBackend('cpu');
+  console.log('\n## Planner accuracy — cpu backend (Node)\n');
+  const rows = await plannerRows();
+  print(plannerTable(rows));
+  print(plannerSummary(rows));
+  if (techniques) {
+    console.log('\n## Memory-saving techniques — cpu backend (Node)\n');
+    print(techniqueTable(await techniqueRows({})));
+  }
+}
+
+async function webgpu(): Promise<void> {
+  const server = await createServer({
+    root: process.cwd(),
+    server: { port: 0, host: '127.0.0.1' },
+    logLevel: 'error',
+  });
+  await server.listen();
+  const address = server.resolvedUrls?.local[0] ?? '';
+  const browser = await chromium.launch({
+    executablePath: findChromium(),
+    args: ['--no-sandbox', '--enable-unsafe-webgpu', '--disable-background-networking'],
+  });
+  try {
+    const page = await browser.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') console.error(`[page] ${m.text()}`);
+    });
+    await page.goto(`${address}bench/index.html?techniques=${techniques ? 1 : 0}`);
+    let shown = 0;
+    for (;;) {
+      const state = await page.evaluate(() => ({
+        done: window.__bench,
+        progress: window.__benchProgress ?? [],
+      }));
+      for (const line of state.progress.slice(shown)) console.log(`  [webgpu] ${line}`);
+      shown = state.progress.length;
+      if (state.done) {
+        report(state.done);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+function report(result: BrowserBench): void {
+  if (result.error) {
+    console.log(`\nWebGPU rows not measured: ${result.error}`);
+    return;
+  }
+  console.log(`\n## Planner accuracy — ${result.backend} (Chromium)\n`);
+  print(plannerTable(result.planner));
+  print(plannerSummary(result.planner));
+  if (result.techniques.length) {
+    console.log(`\n## Memory-saving techniques — ${result.backend} (Chromium)\n`);
+    print(techniqueTable(result.techniques));
+  }
+}
+
+if (!args.has('--webgpu-only')) await cpu();
+if (!args.has('--cpu-only')) await webgpu();
