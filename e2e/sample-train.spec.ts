@@ -64,6 +64,13 @@ test('built-in sample: frozen epoch then fine-tune epoch on WebGPU, with live me
     await bytes('breakdown-gradients-frozen'),
   );
 
+  // The planner predicted both phases before the run; now each shows the measured step peak and the error.
+  for (const phase of ['frozen', 'fine-tune']) {
+    await expect(page.getByTestId(`planner-${phase}-predicted`)).toContainText(/\d B|[KMG]B/);
+    const error = await page.getByTestId(`planner-${phase}-error`).textContent();
+    expect(Math.abs(Number.parseFloat(error ?? 'NaN'))).toBeLessThan(25);
+  }
+
   // clear_session: the model and tfjs' pool go back; the backend is re-created and still works.
   await page.getByTestId('release-all').click();
   await expect(page.getByTestId('release-result')).toContainText(

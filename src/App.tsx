@@ -5,6 +5,7 @@ import { LogPanel } from './components/LogPanel';
 import { MemoryPanel } from './components/MemoryPanel';
 import { MetricsPanel } from './components/MetricsPanel';
 import { OomPanel } from './components/OomPanel';
+import { PlannerPanel } from './components/PlannerPanel';
 import { PreviewGrid } from './components/PreviewGrid';
 import { RunPanel } from './components/RunPanel';
 import { SettingsPanel } from './components/SettingsPanel';
@@ -26,6 +27,7 @@ export function App() {
         <div className="column wide">
           <RunPanel />
           <OomPanel />
+          <PlannerPanel />
           <MemoryPanel />
           <MetricsPanel />
           <PreviewGrid />

@@ -1,7 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendInfo, BackendRequest } from '../core/backend';
+import type { ModelSpec } from '../core/modelSpec';
 import type {
   DatasetPayload,
+  ModelPreset,
   EngineEvent,
   PreviewImage,
   ProvokeResult,
@@ -14,6 +16,7 @@ import type {
 import { makeDataset, type PipelineItem } from '../ml/data/pipeline';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../ml/models/efficientnet';
 import { installBudget, ResourceExhaustedError } from '../ml/memory/budget';
+import { describeModel } from '../ml/memory/describe';
 import { onKernel } from '../ml/memory/kernelHook';
 import { attributeOutputs, trackLayers } from '../ml/memory/layerContext';
 import { LargestAllocation } from '../ml/memory/recorder';
@@ -310,6 +313,22 @@ export class LabEngine {
   }
 
   /** Augmented training samples exactly as the pipeline makes them, as RGBA for a canvas. */
+  /** The planner's view of a model: built with random weights, described, freed at once. */
+  describe(preset: ModelPreset, height: number, width: number, numClasses: number): ModelSpec {
+    const { model, backboneLayerCount } = buildClassifier({
+      ...EFFICIENTNET_PRESETS[preset],
+      height,
+      width,
+      numClasses,
+      seed: 1,
+    });
+    try {
+      return describeModel(model, backboneLayerCount);
+    } finally {
+      model.dispose();
+    }
+  }
+
   async preview(config: TrainConfig, dataset: DatasetPayload, count: number): Promise<PreviewImage[]> {
     const items = dataset.train.slice(0, count);
     const ds = this.dataset(

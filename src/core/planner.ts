@@ -29,6 +29,8 @@ export interface PlanInput {
   optimizer: OptimizerName;
   /** Run the backbone outside the gradient tape (only when no backbone layer trains). */
   backboneOutsideTape: boolean;
+  /** Batches the input pipeline holds ready besides the current one (prefetch). */
+  queuedBatches?: number;
 }
 
 /** Bytes at the predicted peak, by category; they add up to `peakBytes`. */
@@ -221,7 +223,7 @@ function stepFlops(spec: ModelSpec, batch: number, modes: Map<string, TapeMode>)
 export function planTfjs(input: PlanInput): Plan {
   const { spec, batch, trainable } = input;
   const params = parameterBytes(input);
-  const inputBytes = batch * (spec.height * spec.width * 3 + 1) * F32;
+  const inputBytes = (1 + (input.queuedBatches ?? 0)) * batch * (spec.height * spec.width * 3 + 1) * F32;
   const outside = input.backboneOutsideTape;
   const taped = outside ? spec.layers.slice(spec.backboneLayerCount) : spec.layers;
   const modes = gradientPath(

@@ -147,6 +147,8 @@ export type EngineRequest =
   | { id: number; type: 'release' }
   | { id: number; type: 'lose-device' }
   | { id: number; type: 'stop' }
+  /** The model's layers as the planner sees them (built with random weights, then freed). */
+  | { id: number; type: 'describe'; model: ModelPreset; height: number; width: number; numClasses: number }
   | { id: number; type: 'preview'; config: TrainConfig; dataset: DatasetPayload; count: number };
 
 /** Replies with id 0 are events nobody asked for (device lost). */

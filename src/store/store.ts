@@ -25,6 +25,7 @@ function initialState(): LabState {
     run: INITIAL_RUN,
     memory: { samples: [], markers: [], release: { status: 'idle', result: null, error: null } },
     preview: { status: 'idle', images: [], error: null },
+    planner: { status: 'idle', spec: null, key: '', error: null },
     provoke: { status: 'idle', result: null, error: null },
     log: [],
   };

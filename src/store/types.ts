@@ -1,4 +1,5 @@
 import type { BackendInfo, BackendRequest } from '../core/backend';
+import type { ModelSpec } from '../core/modelSpec';
 import type { MemorySample, StepBreakdown, TimelineMarker } from '../core/memory';
 import type { OomDetails } from '../core/oom';
 import type {
@@ -137,7 +138,18 @@ export interface LogSlice {
   log: LogEntry[];
 }
 
+/** The model as the planner sees it, for the current model, resolution and classes. */
+export interface PlannerSlice {
+  planner: {
+    status: 'idle' | 'loading' | 'ready' | 'error';
+    spec: ModelSpec | null;
+    /** What the spec was built for, so a stale one is never used. */ key: string;
+    error: string | null;
+  };
+}
+
 export type LabState = SettingsSlice &
+  PlannerSlice &
   DatasetSlice &
   EngineSlice &
   RunSlice &

@@ -13,6 +13,7 @@ import type {
 } from '../core/protocol';
 import { scanFiles, withoutUndecodable, isTrainable, type FoundFile } from '../core/scan';
 import { validateTrainConfig } from '../core/settings';
+import type { ModelSpec } from '../core/modelSpec';
 import { formatBytes } from '../core/memory';
 import { oomMessage } from '../core/oom';
 import type { Remedy } from '../core/remedies';
@@ -26,12 +27,18 @@ import type { LabState } from '../store/types';
 import { appendLog, INITIAL_RUN, labStore, updateConfig } from '../store/store';
 import { InThreadTransport, WorkerTransport, type Transport } from './transport';
 
+/** Classes the planner assumes before a data set is loaded (the built-in sample has three). */
+const DEFAULT_PLANNER_CLASSES = 3;
+
 /** Longest memory timeline kept (points); older points are dropped first. */
 const MAX_SAMPLES = 50_000;
 
 export class LabClient implements LabCommands {
   private transport: Transport | null = null;
   private previewSeed = 0;
+  private unsubscribePlanner: (() => void) | null = null;
+  /** The planner spec being built now, so one change asks the engine once. */
+  private plannerInFlight = '';
 
   /** Starts the engine in a worker; falls back to the page's thread when the worker gets no GPU. */
   async start(): Promise<void> {
@@ -45,6 +52,8 @@ export class LabClient implements LabCommands {
         `Engine ready on ${info.name}${info.inWorker ? ' in a Web Worker' : ' on the page thread'}.`,
       );
       for (const reason of info.skipped) appendLog('warn', `Not used: ${reason}`);
+      this.unsubscribePlanner ??= labStore.subscribe(() => void this.refreshPlanner());
+      void this.refreshPlanner();
     } catch (err) {
       labStore.setState((s) => ({
         engine: { ...s.engine, status: 'failed', backend: null, error: messageOf(err) },
@@ -222,6 +231,43 @@ export class LabClient implements LabCommands {
       labStore.setState({ preview: { status: 'ready', images, error: null } });
     } catch (err) {
       labStore.setState({ preview: { status: 'error', images: [], error: messageOf(err) } });
+    }
+  }
+
+  /**
+   * Keeps the planner's model description in step with the settings: rebuilt (in the engine, with random
+   * weights, freed at once) when the model, resolution or number of classes changes, never mid-run.
+   */
+  private async refreshPlanner(): Promise<void> {
+    const { config, dataset, engine, run, planner } = labStore.getState();
+    const transport = this.transport;
+    const numClasses = dataset.scan?.classes.length ?? DEFAULT_PLANNER_CLASSES;
+    const key = `${config.model}|${config.height}|${config.width}|${numClasses}`;
+    const busy = run.status === 'running' || run.status === 'stopping';
+    if (
+      !transport ||
+      engine.status !== 'ready' ||
+      busy ||
+      key === planner.key ||
+      key === this.plannerInFlight
+    )
+      return;
+    if (validateTrainConfig(config).length > 0) return;
+    this.plannerInFlight = key;
+    labStore.setState((s) => ({ planner: { ...s.planner, status: 'loading', error: null } }));
+    try {
+      const spec = (await transport.send({
+        type: 'describe',
+        model: config.model,
+        height: config.height,
+        width: config.width,
+        numClasses,
+      })) as ModelSpec;
+      labStore.setState({ planner: { status: 'ready', spec, key, error: null } });
+    } catch (err) {
+      labStore.setState({ planner: { status: 'error', spec: null, key, error: messageOf(err) } });
+    } finally {
+      this.plannerInFlight = '';
     }
   }
 

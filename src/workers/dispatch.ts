@@ -20,6 +20,8 @@ export function dispatch(
       return engine.releaseAll();
     case 'provoke':
       return engine.provokeBufferLimit();
+    case 'describe':
+      return Promise.resolve(engine.describe(req.model, req.height, req.width, req.numClasses));
     case 'stop':
       engine.stop();
       return Promise.resolve(true);
