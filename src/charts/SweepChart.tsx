@@ -1,0 +1,154 @@
+import type { CSSProperties } from 'react';
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type DefaultLegendContentProps,
+  type DotItemDotProps,
+} from 'recharts';
+import { formatBytes } from '../core/memory';
+import type { SweepRow } from '../core/sweep';
+
+interface Props {
+  title: string;
+  /** What x is, e.g. "batch size". */ xLabel: string;
+  rows: SweepRow[];
+  /** Simulated card in bytes; null when none is set. */ budgetBytes: number | null;
+  /** Backend the peaks were measured on. */ backendLabel: string;
+}
+
+const OOM_COLOR = '#e03131';
+
+/** A red ✕ where a point ran out of memory. */
+function OomMarker({ cx, cy, index }: DotItemDotProps) {
+  if (typeof cx !== 'number' || typeof cy !== 'number' || !Number.isFinite(cx) || !Number.isFinite(cy))
+    return <g key={index} />;
+  return (
+    <path
+      key={index}
+      d={`M${cx - 6},${cy - 6}L${cx + 6},${cy + 6}M${cx - 6},${cy + 6}L${cx + 6},${cy - 6}`}
+      stroke={OOM_COLOR}
+      strokeWidth={3}
+      strokeLinecap="round"
+      data-testid="sweep-oom-marker"
+    />
+  );
+}
+
+const LEGEND_STYLE: CSSProperties = {
+  display: 'flex',
+  flexWrap: 'wrap',
+  justifyContent: 'center',
+  gap: '0.2rem 1rem',
+  listStyle: 'none',
+  margin: '0 0 0.4rem',
+  padding: 0,
+  fontSize: '0.8rem',
+};
+const LEGEND_ICONS: Record<string, string> = { measured: '—●—', predicted: '- - -', oomAt: '✕' };
+
+/** The legend, with the ✕ the chart draws (recharts' own 'cross' icon is a plus). */
+function SweepLegend({ payload }: DefaultLegendContentProps) {
+  return (
+    <ul style={LEGEND_STYLE}>
+      {payload?.map((entry) => (
+        <li key={entry.value} style={{ color: entry.color }}>
+          <span aria-hidden="true">{LEGEND_ICONS[String(entry.dataKey)]}</span> {entry.value}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * Peak step memory against one swept quantity: measured points, the planner's curve, the simulated
+ * card, and a ✕ for each point that ran out of memory: at the card's height when one is set (the step
+ * needed more than that), otherwise at the predicted peak.
+ */
+export function SweepChart({ title, xLabel, rows, budgetBytes, backendLabel }: Props) {
+  const highest = Math.max(0, ...rows.map((r) => r.measured ?? 0));
+  const data = rows.map((r) => ({
+    ...r,
+    oomAt: r.oom ? (budgetBytes ?? r.predicted ?? highest) : undefined,
+  }));
+  const oomCount = rows.filter((r) => r.oom).length;
+  const xs = rows.map((r) => r.x);
+  const bytes = (v: unknown) => (typeof v === 'number' ? formatBytes(v) : String(v));
+  return (
+    <figure className="chart" data-testid="sweep-chart" data-oom-markers={oomCount} data-points={rows.length}>
+      <figcaption>
+        {title} <span className="label-measured">measured · {backendLabel}</span>
+        <span className="label-predicted">predicted · planner</span>
+      </figcaption>
+      {rows.length === 0 ? (
+        <p className="muted chart-empty">No points here yet: run the sweep.</p>
+      ) : (
+        <ResponsiveContainer width="100%" height={260} initialDimension={{ width: 480, height: 260 }}>
+          <LineChart data={data} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis
+              type="number"
+              dataKey="x"
+              domain={['dataMin', 'dataMax']}
+              ticks={xs}
+              padding={{ left: 16, right: 16 }}
+              label={{ value: xLabel, position: 'insideBottom', offset: -8 }}
+            />
+            <YAxis domain={[0, 'auto']} tickFormatter={(b: number) => formatBytes(b)} width={72} />
+            <Tooltip
+              formatter={(v, _name, item) => (item.dataKey === 'oomAt' ? 'ran out' : bytes(v))}
+              labelFormatter={(x) => `${xLabel} ${String(x)}`}
+            />
+            <Legend verticalAlign="top" content={SweepLegend} itemSorter={null} />
+            <Line
+              dataKey="measured"
+              name={`measured · ${backendLabel}`}
+              stroke="#1f6feb"
+              strokeWidth={2}
+              isAnimationActive={false}
+            />
+            <Line
+              dataKey="predicted"
+              name="predicted · planner"
+              stroke="#7048e8"
+              strokeDasharray="5 3"
+              dot={false}
+              connectNulls
+              isAnimationActive={false}
+            />
+            {oomCount > 0 && (
+              <Line
+                dataKey="oomAt"
+                name="out of memory"
+                stroke={OOM_COLOR}
+                strokeWidth={0}
+                dot={OomMarker}
+                activeDot={false}
+                isAnimationActive={false}
+              />
+            )}
+            {budgetBytes !== null && (
+              <ReferenceLine
+                y={budgetBytes}
+                stroke={OOM_COLOR}
+                strokeDasharray="6 3"
+                ifOverflow="extendDomain"
+                label={{
+                  value: `simulated card · ${formatBytes(budgetBytes)}`,
+                  position: 'insideTopRight',
+                  fontSize: 11,
+                }}
+              />
+            )}
+          </LineChart>
+        </ResponsiveContainer>
+      )}
+    </figure>
+  );
+}

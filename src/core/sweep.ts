@@ -1,0 +1,300 @@
+import { trainableLayers, type ModelSpec } from './modelSpec';
+import type { OomKind } from './oom';
+import { planTfjs } from './planner';
+
+/**
+ * Sweeps: one training step measured at every point of a grid of batch sizes × input sizes × trainable
+ * presets, each point either measured or out of memory, next to the planner's prediction. Also the
+ * binary search for the largest batch that fits, as a state machine the engine drives one step at a time.
+ */
+
+/** Which layers train at a sweep point, in the lab's Keras convention (see `trainableLayers`). */
+export interface SweepPreset {
+  /** Stable key; points refer to their preset by it. */ id: string;
+  /** What the user reads. */ label: string;
+  /** Frozen: head only, backbone outside the tape; fine-tune: the last `unfreezeLastN` backbone layers too. */
+  phase: 'frozen' | 'fine-tune';
+  /** Backbone layers unfrozen, counted back from the last one; ignored in the frozen phase. */
+  unfreezeLastN: number;
+}
+
+/** More backbone layers than any model has, and the most the settings accept: every layer trains. */
+export const ALL_LAYERS = 100_000;
+
+export const DEFAULT_SWEEP_PRESETS: readonly SweepPreset[] = [
+  { id: 'head', label: 'head only (backbone frozen)', phase: 'frozen', unfreezeLastN: 0 },
+  { id: 'last30', label: 'last 30 layers', phase: 'fine-tune', unfreezeLastN: 30 },
+  { id: 'last80', label: 'last 80 layers', phase: 'fine-tune', unfreezeLastN: 80 },
+  { id: 'all', label: 'all layers', phase: 'fine-tune', unfreezeLastN: ALL_LAYERS },
+];
+
+export interface SweepGrid {
+  /** Batch sizes to try. */ batches: number[];
+  /** Square input sizes to try: a size s means s×s pixels. */ sizes: number[];
+  /** Trainable sets to try. */ presets: SweepPreset[];
+}
+
+/** A small grid that runs in a minute or two on a laptop GPU: 4 × 2 × 2 = 16 points. */
+export const DEFAULT_SWEEP_GRID: SweepGrid = {
+  batches: [4, 8, 16, 32],
+  sizes: [64, 128],
+  presets: DEFAULT_SWEEP_PRESETS.filter((p) => p.id === 'head' || p.id === 'all'),
+};
+
+/** One point of a grid, before it runs. */
+export interface SweepTarget {
+  batch: number;
+  /** Square input size in pixels. */ size: number;
+  presetId: string;
+}
+
+/** One point of a grid, after it ran (or was skipped). */
+export interface SweepPoint extends SweepTarget {
+  /** measured: the step ran; oom: it ran out of memory; skipped: a smaller batch already ran out. */
+  status: 'measured' | 'oom' | 'skipped';
+  /** Peak bytes of the training step, when measured. */ peakBytes?: number;
+  /** The planner's peak for the same point. */ predictedBytes?: number;
+  /** How memory ran out, for an OOM point; only a budget OOM lets larger batches be skipped. */
+  oomKind?: OomKind;
+  /** Layer running when memory ran out. */ oomLayer?: string;
+  /** The error message, for an OOM point. */ message?: string;
+}
+
+/** Bounds a grid must respect. */
+export interface SweepLimits {
+  /** Most points one sweep may run. */ maxPoints: number;
+  /** Largest batch size accepted. */ maxBatch: number;
+  /** Smallest input size accepted, in pixels. */ minSize: number;
+  /** Largest input size accepted, in pixels. */ maxSize: number;
+  /** Input sizes must be multiples of this (EfficientNet halves the input five times). */ sizeMultiple: number;
+}
+
+export const DEFAULT_SWEEP_LIMITS: SweepLimits = {
+  maxPoints: 40,
+  maxBatch: 1024,
+  minSize: 32,
+  maxSize: 2048,
+  sizeMultiple: 8,
+};
+
+/** A problem with a grid, and the field it belongs to ('points': the grid as a whole). */
+export interface SweepProblem {
+  field: 'batches' | 'sizes' | 'presets' | 'points';
+  message: string;
+}
+
+/** What each field is called on screen; problem messages start with it. */
+export const SWEEP_FIELD_LABELS: Record<SweepProblem['field'], string> = {
+  batches: 'Batch sizes',
+  sizes: 'Input sizes',
+  presets: 'Trainable presets',
+  points: 'Grid',
+};
+
+const ascendingUnique = (xs: readonly number[]) => [...new Set(xs)].sort((a, b) => a - b);
+
+/**
+ * Numbers from a comma- or space-separated list as typed into a field, and a problem naming `field`
+ * for each entry that is not a number. Empty entries ("8, , 16" or a trailing comma) are ignored.
+ */
+export function parseNumberList(
+  text: string,
+  field: SweepProblem['field'],
+): { values: number[]; problems: SweepProblem[] } {
+  const values: number[] = [];
+  const problems: SweepProblem[] = [];
+  for (const token of text.split(/[\s,;]+/).filter((t) => t !== '')) {
+    const value = Number(token);
+    if (Number.isFinite(value)) values.push(value);
+    else problems.push({ field, message: `${SWEEP_FIELD_LABELS[field]}: "${token}" is not a number.` });
+  }
+  return { values, problems };
+}
+
+/** Problems with a grid, each naming its field; empty when the grid can run. */
+export function validateGrid(grid: SweepGrid, limits: SweepLimits = DEFAULT_SWEEP_LIMITS): SweepProblem[] {
+  const problems: SweepProblem[] = [];
+  const add = (field: SweepProblem['field'], text: string) =>
+    problems.push({ field, message: `${SWEEP_FIELD_LABELS[field]}: ${text}` });
+
+  if (grid.batches.length === 0) add('batches', 'list at least one.');
+  for (const b of ascendingUnique(grid.batches)) {
+    if (!Number.isInteger(b) || b < 1 || b > limits.maxBatch)
+      add('batches', `${b} is not a whole number from 1 to ${limits.maxBatch}.`);
+  }
+
+  if (grid.sizes.length === 0) add('sizes', 'list at least one.');
+  for (const s of ascendingUnique(grid.sizes)) {
+    if (!Number.isInteger(s) || s < limits.minSize || s > limits.maxSize)
+      add('sizes', `${s} is not a whole number of pixels from ${limits.minSize} to ${limits.maxSize}.`);
+    else if (s % limits.sizeMultiple !== 0) add('sizes', `${s} is not a multiple of ${limits.sizeMultiple}.`);
+  }
+
+  if (grid.presets.length === 0) add('presets', 'tick at least one.');
+  const ids = grid.presets.map((p) => p.id);
+  for (const id of new Set(ids.filter((id, i) => ids.indexOf(id) !== i)))
+    add('presets', `"${id}" appears more than once.`);
+
+  const count = gridPoints(grid).length;
+  if (count > limits.maxPoints) {
+    add(
+      'points',
+      `${count} points (${ascendingUnique(grid.batches).length} batch sizes × ${ascendingUnique(grid.sizes).length} input sizes × ${grid.presets.length} presets); one sweep runs at most ${limits.maxPoints}.`,
+    );
+  }
+  return problems;
+}
+
+/**
+ * The points of a grid in the order they run: presets as listed, then input sizes ascending, then
+ * batches ascending, so that every batch of a size and preset runs after the smaller ones (see
+ * `skipCause`). Duplicate batch sizes and input sizes run once.
+ */
+export function gridPoints(grid: SweepGrid): SweepTarget[] {
+  const batches = ascendingUnique(grid.batches);
+  const sizes = ascendingUnique(grid.sizes);
+  return grid.presets.flatMap((preset) =>
+    sizes.flatMap((size) => batches.map((batch) => ({ batch, size, presetId: preset.id }))),
+  );
+}
+
+/**
+ * The point that makes running `next` pointless: a smaller batch at the same input size and preset
+ * that ran out of the simulated card. Activations grow with the batch and nothing else changes, so
+ * the larger batch would not fit either. Only a budget OOM counts: a real device failure may come
+ * from fragmentation or a lost device and need not repeat, so the larger batch still runs.
+ */
+export function skipCause(points: readonly SweepPoint[], next: SweepTarget): SweepPoint | undefined {
+  return points.find(
+    (p) =>
+      p.status === 'oom' &&
+      p.oomKind === 'budget' &&
+      p.size === next.size &&
+      p.presetId === next.presetId &&
+      p.batch < next.batch,
+  );
+}
+
+/** Whether `next` can be marked 'skipped' without running it (see `skipCause`). */
+export function shouldSkip(points: readonly SweepPoint[], next: SweepTarget): boolean {
+  return skipCause(points, next) !== undefined;
+}
+
+/**
+ * The planner's peak for one sweep point, the way the trainer runs it: Adam, and in the frozen phase
+ * the backbone outside the tape. `spec` must describe the model at `size`×`size`.
+ */
+export function predictSweepPeak(
+  spec: ModelSpec,
+  batch: number,
+  preset: SweepPreset,
+  queuedBatches: number,
+): number {
+  return planTfjs({
+    spec,
+    batch,
+    trainable: trainableLayers(spec, preset.phase, preset.unfreezeLastN),
+    optimizer: 'adam',
+    backboneOutsideTape: preset.phase === 'frozen',
+    queuedBatches,
+  }).peakBytes;
+}
+
+/** One probed batch of the largest-batch search. */
+export interface BatchTrial {
+  batch: number;
+  fits: boolean;
+}
+
+/** The search while it still needs a probe: run a step at `next` and report whether it fit. */
+export interface BatchSearchProbing {
+  done: false;
+  /** Batch to try now. */ next: number;
+  /** Largest batch known to fit, or lo − 1 while none is known. */ fit: number;
+  /** Smallest batch known not to fit, or hi + 1 while none is known. */ fail: number;
+  /** Probes so far, in order. */ tried: BatchTrial[];
+}
+
+/** The search's answer. */
+export interface BatchSearchDone {
+  done: true;
+  /** Largest batch in [lo, hi] that fit; null when even lo did not. */ largest: number | null;
+  /** Probes, in order. */ tried: BatchTrial[];
+}
+
+export type BatchSearch = BatchSearchProbing | BatchSearchDone;
+
+/**
+ * Binary search for the largest batch in [lo, hi] that fits, as a state machine: `start(lo, hi)` gives
+ * the first batch to try; the caller runs one step at `next` and calls `advance(state, fits)` until
+ * `done`.
+ *
+ * Invariant, assuming "fits" is monotone (every batch below one that fits fits too): every batch
+ * ≤ `fit` fits, every batch ≥ `fail` does not, and the answer lies in [fit, fail − 1]. Each probe is
+ * strictly between the two, so the gap shrinks every step and the search ends once fail = fit + 1,
+ * after at most ⌈log2(hi − lo + 2)⌉ probes. With a predicate that is not monotone (a flaky device) it
+ * still ends, with a batch that fit and whose successor did not.
+ */
+export const largestBatchSearch = {
+  start(lo: number, hi: number): BatchSearch {
+    if (!Number.isInteger(lo) || !Number.isInteger(hi) || lo < 1 || hi < lo)
+      throw new RangeError(`The batch range must be whole numbers with 1 ≤ lo ≤ hi (got ${lo}..${hi}).`);
+    return probe(lo - 1, hi + 1, []);
+  },
+
+  advance(state: BatchSearchProbing, fits: boolean): BatchSearch {
+    const tried = [...state.tried, { batch: state.next, fits }];
+    const fit = fits ? state.next : state.fit;
+    const fail = fits ? state.fail : state.next;
+    if (fail - fit > 1) return probe(fit, fail, tried);
+    // fit moves off lo − 1 only onto a probe that fit.
+    const largest = tried.some((t) => t.fits) ? fit : null;
+    return { done: true, largest, tried };
+  },
+};
+
+function probe(fit: number, fail: number, tried: BatchTrial[]): BatchSearchProbing {
+  return { done: false, next: Math.floor((fit + fail) / 2), fit, fail, tried };
+}
+
+/** One point on a sweep chart. */
+export interface SweepRow {
+  /** Batch size or input size. */ x: number;
+  /** Measured step peak, bytes. */ measured?: number;
+  /** Planner's peak, bytes. */ predicted?: number;
+  /** The point ran out of memory. */ oom?: boolean;
+}
+
+function series(
+  points: readonly SweepPoint[],
+  keep: (p: SweepPoint) => boolean,
+  x: (p: SweepPoint) => number,
+) {
+  const rows = new Map<number, SweepRow>();
+  for (const p of points.filter(keep)) {
+    const row: SweepRow = { x: x(p) };
+    if (p.status === 'measured' && p.peakBytes !== undefined) row.measured = p.peakBytes;
+    if (p.predictedBytes !== undefined) row.predicted = p.predictedBytes;
+    if (p.status === 'oom') row.oom = true;
+    rows.set(row.x, row);
+  }
+  return [...rows.values()].sort((a, b) => a.x - b.x);
+}
+
+/** Peak against batch size at one input size and preset, batches ascending (the latest point wins a tie). */
+export function byBatch(points: readonly SweepPoint[], size: number, presetId: string): SweepRow[] {
+  return series(
+    points,
+    (p) => p.size === size && p.presetId === presetId,
+    (p) => p.batch,
+  );
+}
+
+/** Peak against input size at one batch size and preset, sizes ascending (the latest point wins a tie). */
+export function bySize(points: readonly SweepPoint[], batch: number, presetId: string): SweepRow[] {
+  return series(
+    points,
+    (p) => p.batch === batch && p.presetId === presetId,
+    (p) => p.size,
+  );
+}
