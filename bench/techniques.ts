@@ -1,0 +1,163 @@
+import * as tf from '@tensorflow/tfjs';
+import type { TrainingPhase } from '../src/core/protocol';
+import { buildClassifier, EFFICIENTNET_PRESETS } from '../src/ml/models/efficientnet';
+import { noiseBatch } from '../src/ml/train/fixtures';
+import { Trainer, type StepMetrics, type TrainerOptions } from '../src/ml/train/trainer';
+import type { BenchRow, BenchSide } from './types';
+
+/**
+ * Issue 5's rows: each memory-saving technique against the plain tfjs step on the same configuration,
+ * measured side by side in one run on whatever backend is active (no Node or browser imports).
+ *
+ * The model is EfficientNet-B0's full depth (16 MBConv blocks with their residual adds and stochastic
+ * depth, so 18 checkpoint segments) at a quarter of its width, at 64×64: the smallest input that keeps
+ * every stride-2 stage above 1×1. Full width makes one fine-tuning step on the tfjs cpu backend take
+ * minutes; at a quarter it takes about 25 s on two cores, and the rows compare ratios, which depend
+ * on the topology more than on the width.
+ */
+
+const SIZE = 64;
+const CLASSES = 3;
+const BATCH = 16;
+const WIDTH = 0.25;
+const MODEL = 'B0-depth ¼-width 64×64';
+
+interface Side {
+  name: string;
+  phase: TrainingPhase;
+  options: Partial<TrainerOptions>;
+}
+
+/** Peak (tf.profile) and saved activations of one profiled step, and the median time of the timed steps. */
+async function measure(
+  model: tf.LayersModel,
+  backboneLayerCount: number,
+  side: Side,
+  steps: number,
+): Promise<BenchSide> {
+  const trainer = new Trainer(model, backboneLayerCount, { seed: 1, ...side.options });
+  trainer.compile(side.phase, 1e-4, 10_000);
+  const batch = noiseBatch(BATCH, SIZE, CLASSES, 7);
+  try {
+    // Warm-up: creates Adam's slots and, on GPU backends, compiles the programs.
+    await trainer.step(batch);
+    let metrics: StepMetrics | null = null;
+    const profile = await tf.profile(async () => {
+      metrics = await trainer.step(batch);
+    });
+    const times: number[] = [];
+    for (let i = 0; i < steps; i++) {
+      const start = performance.now();
+      await trainer.step(batch);
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    return {
+      name: side.name,
+      peakBytes: profile.peakBytes,
+      activationBytes: (metrics as StepMetrics | null)?.breakdown.savedActivations ?? 0,
+      stepMs: times[Math.floor(times.length / 2)] ?? Number.NaN,
+    };
+  } finally {
+    tf.dispose(batch);
+    trainer.dispose();
+  }
+}
+
+const SIDES = {
+  frozenTaped: { name: 'backbone on tape', phase: 'frozen', options: { frozenBackboneOutsideTape: false } },
+  frozenOutside: {
+    name: 'backbone outside tape',
+    phase: 'frozen',
+    options: { frozenBackboneOutsideTape: true },
+  },
+  plain: { name: `plain, batch ${BATCH}`, phase: 'fine-tune', options: {} },
+  accumulated: { name: 'accumulate 4 × 4', phase: 'fine-tune', options: { accumulationSteps: 4 } },
+  checkpointed: { name: 'checkpointed (blocks)', phase: 'fine-tune', options: { checkpointing: 'blocks' } },
+} satisfies Record<string, Side>;
+
+interface RowSpec {
+  config: string;
+  a: keyof typeof SIDES;
+  b: keyof typeof SIDES;
+  metric: 'peak' | 'activations';
+  /** Upper bound of b / a for the metric. */ limit: number;
+  /** Upper bound of b / a for the step time, where the technique trades time for memory. */ timeLimit?: number;
+}
+
+const ROWS: RowSpec[] = [
+  {
+    config: `${MODEL} batch ${BATCH}, frozen phase`,
+    a: 'frozenTaped',
+    b: 'frozenOutside',
+    metric: 'peak',
+    limit: 0.5,
+  },
+  {
+    config: `${MODEL}, full fine-tune, ${BATCH} images per update`,
+    a: 'plain',
+    b: 'accumulated',
+    metric: 'activations',
+    limit: 0.35,
+  },
+  {
+    config: `${MODEL} batch ${BATCH}, full fine-tune`,
+    a: 'plain',
+    b: 'checkpointed',
+    metric: 'activations',
+    limit: 0.6,
+    timeLimit: 1.5,
+  },
+];
+
+const value = (side: BenchSide, metric: RowSpec['metric']): number =>
+  metric === 'peak' ? side.peakBytes : (side.activationBytes ?? Number.NaN);
+
+/**
+ * Measures every row; a side two rows share (the plain fine-tune) is measured once. `quick` times one
+ * step per side instead of three (peak and activations come from one profiled step either way).
+ * "activations" are the bytes the tape held for backward at its fullest (the worst micro-batch, or
+ * the boundaries plus the worst segment recompute). predictedPeakBytes is left to the planner.
+ */
+export async function techniqueRows(opts: { quick?: boolean }): Promise<BenchRow[]> {
+  const steps = opts.quick ? 1 : 3;
+  const { model, backboneLayerCount } = buildClassifier({
+    ...EFFICIENTNET_PRESETS.b0,
+    widthCoefficient: WIDTH,
+    height: SIZE,
+    width: SIZE,
+    numClasses: CLASSES,
+    seed: 1,
+  });
+  const measured = new Map<keyof typeof SIDES, BenchSide>();
+  const side = async (key: keyof typeof SIDES): Promise<BenchSide> => {
+    const known = measured.get(key);
+    if (known) return known;
+    const result = await measure(model, backboneLayerCount, SIDES[key], steps);
+    measured.set(key, result);
+    return result;
+  };
+  const rows: BenchRow[] = [];
+  try {
+    for (const spec of ROWS) {
+      const a = await side(spec.a);
+      const b = await side(spec.b);
+      const ratio = value(b, spec.metric) / value(a, spec.metric);
+      const timeRatio = (b.stepMs ?? Number.NaN) / (a.stepMs ?? Number.NaN);
+      rows.push({
+        section: 'Memory-saving techniques',
+        config: spec.config,
+        backend: tf.getBackend(),
+        a,
+        b,
+        metric: spec.metric,
+        ratio,
+        target: `≤ ${spec.limit}×${spec.timeLimit ? ` at step time ≤ ${spec.timeLimit}×` : ''}`,
+        pass: ratio <= spec.limit && (spec.timeLimit === undefined || timeRatio <= spec.timeLimit),
+      });
+    }
+  } finally {
+    model.dispose();
+  }
+  return rows;
+}
