@@ -29,7 +29,7 @@ test('a simulated card runs out during fine-tuning; the panel names the layer an
     /^OOM when allocating tensor with shape\[16,\d+,\d+,\d+\] and type float32 on webgpu \(simulated 85\.8 MiB card/,
   );
   await expect(message).toContainText(
-    /Detected at layer '(stem|block|top)\w*' \(\w+\), (forward|backward) pass/,
+    /Detected at layer '(stem|block|top|normalization|rescaling)\w*' \(\w+\), (forward|backward) pass/,
   );
   await expect(page.getByTestId('run-status')).toHaveText('oom');
 

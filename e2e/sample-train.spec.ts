@@ -11,9 +11,11 @@ test('built-in sample: frozen epoch then fine-tune epoch on WebGPU, with live me
   await expect(page.getByTestId('class-table')).toContainText('circles');
   await expect(page.getByTestId('class-table')).toContainText('24');
   await expect(page.getByTestId('preview-grid').locator('canvas')).toHaveCount(8);
-  await expect(page.getByTestId('weights-note')).toContainText('random initialisation');
+  await expect(page.getByTestId('weights-nsfwjs')).toBeChecked();
 
   await useTinySettings(page, { frozenEpochs: 1, fineTuneEpochs: 1, unfreezeLastN: 1000 });
+  // The packaged weights are a MobileNetV2: choosing another architecture says it starts from random weights.
+  await expect(page.getByTestId('weights-note')).toContainText('random initialisation');
   await page.getByTestId('train').click();
   await expect(page.getByTestId('run-status')).toHaveText('running');
   await expect(page.getByRole('progressbar', { name: 'Training' })).toBeVisible();

@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendInfo, BackendRequest } from '../core/backend';
 import type { ModelSpec } from '../core/modelSpec';
+import { catalogEntry, type ModelId } from '../core/models';
 import type {
   DatasetPayload,
-  ModelPreset,
   EngineEvent,
   PreviewImage,
   ProvokeResult,
@@ -12,9 +12,11 @@ import type {
   TrainConfig,
   TrainingPhase,
   TrainResult,
+  WeightsLoaded,
+  WeightsReport,
 } from '../core/protocol';
 import { makeDataset, type PipelineItem } from '../ml/data/pipeline';
-import { buildClassifier, EFFICIENTNET_PRESETS } from '../ml/models/efficientnet';
+import { buildClassifier } from '../ml/models/registry';
 import { installBudget, ResourceExhaustedError } from '../ml/memory/budget';
 import { describeModel } from '../ml/memory/describe';
 import { onKernel } from '../ml/memory/kernelHook';
@@ -26,9 +28,37 @@ import { runTraining, Trainer, type PhasePlan } from '../ml/train/trainer';
 import { initBackend } from './backend';
 import { decodeImage } from './decode';
 import { gpuDevice, makeStepGuard } from './gpuGuard';
+import { SessionWeights } from './weights';
 
 /** Timer sampling between kernels (idle moments, waits on the GPU); kernels sample the busy moments. */
 const SAMPLE_TIMER_MS = 100;
+
+/**
+ * The lab's classifier for a configuration: the Keras backbone with its preprocessing (pixels in 0–255)
+ * and the seed's head. The packaged nsfwjs MobileNetV2 was trained on pixels in [0, 1], so its model
+ * scales by 1/255 where Keras' MobileNetV2 would map to [-1, 1].
+ */
+function buildLabClassifier(
+  config: Pick<TrainConfig, 'model' | 'height' | 'width' | 'weights'>,
+  numClasses: number,
+  seed: number,
+  init: 'random' | 'zeros' = 'random',
+) {
+  return buildClassifier({
+    id: config.model,
+    height: config.height,
+    width: config.width,
+    includePreprocessing: true,
+    imagenetLayout: config.weights === 'file',
+    ...(config.weights === 'nsfwjs' ? { inputScale: NSFWJS_INPUT_SCALE } : {}),
+    numClasses,
+    seed,
+    init,
+  });
+}
+
+/** Pixels in [0, 1], as nsfwjs feeds its MobileNetV2. */
+const NSFWJS_INPUT_SCALE = { scale: 1 / 255, offset: 0 };
 
 /** The model of the last run, kept so a run can continue after Stop or an OOM. */
 interface KeptModel {
@@ -47,6 +77,7 @@ interface KeptModel {
  */
 export class LabEngine {
   private kept: KeptModel | null = null;
+  private readonly weights = new SessionWeights();
   private stopRequested = false;
   private aborted = false;
   private backend: BackendInfo | null = null;
@@ -130,7 +161,7 @@ export class LabEngine {
     let trainer: Trainer | null = null;
     let phase: TrainingPhase | null = null;
     try {
-      const { model, backboneLayerCount, resumed } = this.prepareModel(
+      const { model, backboneLayerCount, resumed } = await this.prepareModel(
         config,
         dataset.classes.length,
         resumeFrom,
@@ -217,37 +248,31 @@ export class LabEngine {
    * A fresh model, or, when continuing, the kept one: rebuilt at the new input size with its weights
    * copied when the resolution changed (EfficientNet's weights do not depend on the input size).
    */
-  private prepareModel(
+  private async prepareModel(
     config: TrainConfig,
     numClasses: number,
     resumeFrom: TrainingPhase | undefined,
     emit: (e: EngineEvent) => void,
-  ): KeptModel & { resumed: boolean } {
-    const preset = EFFICIENTNET_PRESETS[config.model];
+  ): Promise<KeptModel & { resumed: boolean }> {
+    const name = catalogEntry(config.model).displayName;
     const kept = this.kept;
     const reusable = resumeFrom && kept && kept.preset === config.model && kept.numClasses === numClasses;
     if (reusable && kept.height === config.height && kept.width === config.width) {
       emit({
         kind: 'log',
         level: 'info',
-        message: `Continuing ${preset.name} from its last good weights (${resumeFrom} phase).`,
+        message: `Continuing ${name} from its last good weights (${resumeFrom} phase).`,
       });
       return { ...kept, resumed: true };
     }
-    const built = buildClassifier({
-      ...preset,
-      height: config.height,
-      width: config.width,
-      numClasses,
-      seed: config.seed,
-    });
+    const built = buildLabClassifier(config, numClasses, config.seed);
     if (reusable) {
       // The new variables take the old buffers by reference count, so freeing the old model keeps them.
       built.model.setWeights(kept.model.getWeights());
       emit({
         kind: 'log',
         level: 'info',
-        message: `Continuing ${preset.name} at ${config.height}×${config.width} with the weights it had at ${kept.height}×${kept.width}.`,
+        message: `Continuing ${name} at ${config.height}×${config.width} with the weights it had at ${kept.height}×${kept.width}.`,
       });
     } else {
       if (resumeFrom)
@@ -256,10 +281,21 @@ export class LabEngine {
           level: 'warn',
           message: 'No kept model to continue from (it was released or does not match); starting afresh.',
         });
+      let report: WeightsReport | null;
+      try {
+        report = await this.weights.apply(built.model, config.weights);
+      } catch (err) {
+        built.model.dispose();
+        throw err;
+      }
       emit({
         kind: 'log',
         level: 'info',
-        message: `${preset.name} built at ${config.height}×${config.width} for ${numClasses} classes with random initialisation (no pretrained weights yet).`,
+        message:
+          `${name} built at ${config.height}×${config.width} for ${numClasses} classes, ` +
+          (report
+            ? `weights from ${report.source}: ${report.matchedLayers} layers (${report.matchedParams.toLocaleString('en-US')} parameters) loaded, ${report.missing.length} kept their initialisation (${report.missing.slice(0, 6).join(', ')}${report.missing.length > 6 ? ', …' : ''}).`
+            : 'random initialisation (memory use does not depend on weight values).'),
       });
     }
     this.disposeModel();
@@ -313,19 +349,28 @@ export class LabEngine {
   }
 
   /** Augmented training samples exactly as the pipeline makes them, as RGBA for a canvas. */
-  /** The planner's view of a model: built with random weights, described, freed at once. */
-  describe(preset: ModelPreset, height: number, width: number, numClasses: number): ModelSpec {
-    const { model, backboneLayerCount } = buildClassifier({
-      ...EFFICIENTNET_PRESETS[preset],
-      height,
-      width,
-      numClasses,
-      seed: 1,
-    });
+  /** The planner's view of a model: built with zero weights (shapes are all it needs), described, freed. */
+  describe(model: ModelId, height: number, width: number, numClasses: number): ModelSpec {
+    const built = buildLabClassifier({ model, height, width, weights: 'random' }, numClasses, 1, 'zeros');
     try {
-      return describeModel(model, backboneLayerCount);
+      return describeModel(built.model, built.backboneLayerCount);
     } finally {
-      model.dispose();
+      built.model.dispose();
+    }
+  }
+
+  /** Reads dropped weight files or a URL and keeps them for the runs of this session. */
+  loadWeights(input: { files: File[] } | { url: string }): Promise<WeightsLoaded> {
+    return this.weights.load(input);
+  }
+
+  /** What the chosen weights would match in the configured model, without training. */
+  async weightsReport(config: TrainConfig, numClasses: number): Promise<WeightsReport | null> {
+    const built = buildLabClassifier(config, numClasses, 1, 'zeros');
+    try {
+      return await this.weights.report(built.model, config.weights);
+    } finally {
+      built.model.dispose();
     }
   }
 

@@ -1,15 +1,17 @@
 import { useMemo } from 'react';
 import { validateTrainConfig } from '../core/settings';
 import { stratifiedSplit } from '../core/split';
-import type { ModelPreset } from '../core/protocol';
+import { MODEL_CATALOG, isModelId } from '../core/models';
 import { updateConfig } from '../store/store';
 import { BudgetField } from './BudgetField';
 import { NumberField } from './Field';
 import { useLab } from './useLab';
+import { WeightsField } from './WeightsField';
 
-const MODELS: Record<ModelPreset, string> = {
-  b0: 'EfficientNet-B0 (4.0 M backbone parameters)',
-  tiny: 'EfficientNet-Tiny (B0 topology at ¼ width and depth; for slow devices and tests)',
+const NOTES: Partial<Record<string, string>> = {
+  tiny: 'B0 topology at ¼ width and depth; for slow devices and tests',
+  mobilenetv2: 'pretrained weights ship with the lab',
+  'v2-l': "the seed's model",
 };
 
 /** Every setting of a run; persisted, validated as the user types. */
@@ -35,19 +37,23 @@ export function SettingsPanel() {
             id="model-select"
             data-testid="model-select"
             value={config.model}
-            onChange={(e) => updateConfig({ model: e.target.value as ModelPreset })}
+            onChange={(e) => {
+              const model = e.target.value;
+              if (!isModelId(model)) return;
+              // The packaged weights are a MobileNetV2; another architecture starts from random weights.
+              const keepWeights = config.weights !== 'nsfwjs' || model === 'mobilenetv2';
+              updateConfig(keepWeights ? { model } : { model, weights: 'random' });
+            }}
           >
-            {Object.entries(MODELS).map(([k, v]) => (
-              <option key={k} value={k}>
-                {v}
+            {MODEL_CATALOG.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.displayName} (Keras default {m.defaultSize}×{m.defaultSize}
+                {NOTES[m.id] ? `; ${NOTES[m.id]}` : ''})
               </option>
             ))}
           </select>
-          <small className="hint warn-text" data-testid="weights-note">
-            Weights: random initialisation (pretrained weights are not available yet). Memory use does not
-            depend on weight values.
-          </small>
         </div>
+        <WeightsField />
         <div className="row">
           <NumberField
             label="Input height"

@@ -1,16 +1,15 @@
 // Messages between the UI thread and the training engine (a Web Worker, or the same thread as a
 // fallback). Pure types: both sides import them, neither imports the other.
 import type { AugmentConfig } from './config';
+import type { ModelId, WeightsChoice } from './models';
 import type { BackendInfo, BackendRequest } from './backend';
 import type { MemorySample, StepBreakdown } from './memory';
 import type { OomDetails } from './oom';
 
-/** Which preset of the EfficientNet-style builder to train. */
-export type ModelPreset = 'b0' | 'tiny';
-
 /** Everything a training run needs besides the images. */
 export interface TrainConfig {
-  /** Builder preset; weights are randomly initialised until pretrained weights land. */ model: ModelPreset;
+  /** Architecture (see core/models). */ model: ModelId;
+  /** Starting weights: random, the offline nsfwjs MobileNetV2, or a file loaded this session. */ weights: WeightsChoice;
   /** Input height in pixels (images are resized to it). */ height: number;
   /** Input width in pixels. */ width: number;
   /** Images per batch, set on the dataset itself (the seed's trap: fit(batch_size) is ignored). */ batchSize: number;
@@ -127,6 +126,28 @@ export interface PreviewImage {
   height: number;
 }
 
+/** A weights file or URL as the engine read it. */
+export interface WeightsLoaded {
+  kind: 'keras-h5' | 'tfjs-layers' | 'graph-model';
+  /** File name or URL. */ label: string;
+  /** What it is, in words, e.g. 'Keras HDF5 (Keras 2.15.0)'. */ format: string;
+  /** Why it cannot be fine-tuned, for a GraphModel. */ reason?: string;
+}
+
+/** Weights matched to a model by layer name, as the UI shows it. */
+export interface WeightsReport {
+  /** File, URL or package the weights come from. */ source: string;
+  matchedLayers: number;
+  matchedParams: number;
+  modelParams: number;
+  sourceParams: number;
+  /** Model layers with weights the source lacks (they keep their initial values). */ missing: string[];
+  /** Source layers the model lacks (ignored). */ unexpected: string[];
+  /** Weights whose shapes differ, one line each naming the layer; any makes the load fail. */ mismatches: string[];
+  /** Why the weights cannot load, or null. */ error: string | null;
+  /** Where the weights come from and what was changed, for packaged weights. */ provenance: string[];
+}
+
 /** An error as it crosses the thread boundary (Error objects lose their fields when cloned). */
 export interface EngineError {
   /** Error class name, e.g. 'RangeError'. */ name: string;
@@ -148,7 +169,11 @@ export type EngineRequest =
   | { id: number; type: 'lose-device' }
   | { id: number; type: 'stop' }
   /** The model's layers as the planner sees them (built with random weights, then freed). */
-  | { id: number; type: 'describe'; model: ModelPreset; height: number; width: number; numClasses: number }
+  | { id: number; type: 'describe'; model: ModelId; height: number; width: number; numClasses: number }
+  /** Read dropped weight files or a URL and keep them for the runs of this session. */
+  | { id: number; type: 'load-weights'; files?: File[]; url?: string }
+  /** What loading the chosen weights into the configured model would match, without training. */
+  | { id: number; type: 'weights-report'; config: TrainConfig; numClasses: number }
   | { id: number; type: 'preview'; config: TrainConfig; dataset: DatasetPayload; count: number };
 
 /** Replies with id 0 are events nobody asked for (device lost). */

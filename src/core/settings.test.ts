@@ -8,6 +8,8 @@ describe('validateTrainConfig', () => {
   it('names each bad setting', () => {
     const problems = validateTrainConfig({
       ...DEFAULT_TRAIN_CONFIG,
+      model: 'b0',
+      weights: 'random',
       batchSize: 0,
       height: 12.5,
       fineTuneLearningRate: 0,
@@ -20,6 +22,15 @@ describe('validateTrainConfig', () => {
       'Fine-tune learning rate must be above 0 and below 10 (got 0).',
       'Validation share must be above 0 and below 1 (got 0); EarlyStopping needs val_loss.',
       'Brightness max delta must be a number ≥ 0 (got -1).',
+    ]);
+  });
+  it('keeps the packaged weights to the architecture they are for', () => {
+    expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, model: 'b0' })).toEqual([
+      'The packaged pretrained weights are a MobileNetV2: choose MobileNetV2, or other weights.',
+    ]);
+    expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, model: 'b0', weights: 'random' })).toEqual([]);
+    expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, height: 16, width: 16 })).toEqual([
+      'MobileNetV2 needs at least 32×32 pixels (got 16×16).',
     ]);
   });
   it('needs at least one epoch', () => {

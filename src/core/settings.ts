@@ -1,12 +1,14 @@
 import { DEFAULT_AUGMENT, validateAugment } from './config';
+import { isModelId } from './models';
 import type { TrainConfig } from './protocol';
 
 /**
- * Defaults sized for the built-in sample on a laptop GPU: EfficientNet-B0 at 128×128. The seed's own
- * case (EfficientNetV2L, 300×500, batch 28) is one click away in the presets.
+ * Defaults sized for the built-in sample on a laptop GPU: the offline pretrained MobileNetV2 (from the
+ * nsfwjs package) at 128×128, so fine-tuning starts from learned features with no download.
  */
 export const DEFAULT_TRAIN_CONFIG: TrainConfig = {
-  model: 'b0',
+  model: 'mobilenetv2',
+  weights: 'nsfwjs',
   height: 128,
   width: 128,
   batchSize: 8,
@@ -69,6 +71,13 @@ export function validateTrainConfig(c: TrainConfig): string[] {
     problems.push(
       `Validation share must be above 0 and below 1 (got ${c.validationFraction}); EarlyStopping needs val_loss.`,
     );
+  }
+  if (!isModelId(c.model)) problems.push(`Unknown model '${String(c.model)}'; choose one from the list.`);
+  if (c.weights === 'nsfwjs' && c.model !== 'mobilenetv2') {
+    problems.push('The packaged pretrained weights are a MobileNetV2: choose MobileNetV2, or other weights.');
+  }
+  if (c.model === 'mobilenetv2' && (c.height < 32 || c.width < 32)) {
+    problems.push(`MobileNetV2 needs at least 32×32 pixels (got ${c.height}×${c.width}).`);
   }
   if (c.frozenEpochs + c.fineTuneEpochs === 0) problems.push('Set at least one epoch in either phase.');
   if (!Number.isInteger(c.seed)) problems.push(`Seed must be a whole number (got ${c.seed}).`);

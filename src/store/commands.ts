@@ -18,6 +18,10 @@ export interface LabCommands {
   loseDevice(): Promise<void>;
   /** Allocates one tensor above the backend's single-buffer limit and reports what was caught. */
   provokeBufferLimit(): Promise<void>;
+  /** Reads dropped weight files (one Keras .h5, or a tfjs model.json with its shards) for this session. */
+  loadWeights(files: File[]): Promise<void>;
+  /** Fetches weights from a URL (a model.json beside its shards, or an .h5 file). */
+  loadWeightsFromUrl(url: string): Promise<void>;
 }
 
 let current: LabCommands | null = null;

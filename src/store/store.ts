@@ -26,6 +26,7 @@ function initialState(): LabState {
     memory: { samples: [], markers: [], release: { status: 'idle', result: null, error: null } },
     preview: { status: 'idle', images: [], error: null },
     planner: { status: 'idle', spec: null, key: '', error: null },
+    weights: { status: 'idle', loaded: null, report: null, key: '', error: null },
     provoke: { status: 'idle', result: null, error: null },
     log: [],
   };
@@ -44,7 +45,9 @@ export const labStore = createStore<LabState>()(
     partialize: (s) => ({ config: s.config, backendRequest: s.backendRequest }),
     merge: (persisted, current) => {
       const p = (persisted ?? {}) as Partial<LabState>;
-      return { ...current, ...p, config: { ...current.config, ...p.config } };
+      // Settings saved before weights could be chosen trained from random initialisation.
+      const weights = p.config && !('weights' in p.config) ? { weights: 'random' as const } : {};
+      return { ...current, ...p, config: { ...current.config, ...p.config, ...weights } };
     },
   }),
 );

@@ -10,6 +10,8 @@ import type {
   TrainConfig,
   TrainingPhase,
   TrainResult,
+  WeightsLoaded,
+  WeightsReport,
 } from '../core/protocol';
 import type { ScanResult } from '../core/scan';
 
@@ -138,6 +140,19 @@ export interface LogSlice {
   log: LogEntry[];
 }
 
+/** The starting weights: what was loaded this session and how it matches the configured model. */
+export interface WeightsSlice {
+  weights: {
+    status: 'idle' | 'loading' | 'ready' | 'error';
+    /** The file or URL loaded this session (not persisted: files cannot be re-read after a reload). */
+    loaded: WeightsLoaded | null;
+    /** How the chosen weights match the configured model; null for random initialisation. */
+    report: WeightsReport | null;
+    /** What the report was made for, so a stale one is never shown. */ key: string;
+    error: string | null;
+  };
+}
+
 /** The model as the planner sees it, for the current model, resolution and classes. */
 export interface PlannerSlice {
   planner: {
@@ -150,6 +165,7 @@ export interface PlannerSlice {
 
 export type LabState = SettingsSlice &
   PlannerSlice &
+  WeightsSlice &
   DatasetSlice &
   EngineSlice &
   RunSlice &

@@ -10,6 +10,8 @@ import type {
   ReleaseResult,
   TrainingPhase,
   TrainResult,
+  WeightsLoaded,
+  WeightsReport,
 } from '../core/protocol';
 import { scanFiles, withoutUndecodable, isTrainable, type FoundFile } from '../core/scan';
 import { validateTrainConfig } from '../core/settings';
@@ -39,6 +41,8 @@ export class LabClient implements LabCommands {
   private unsubscribePlanner: (() => void) | null = null;
   /** The planner spec being built now, so one change asks the engine once. */
   private plannerInFlight = '';
+  /** The weights report being made now. */
+  private reportInFlight = '';
 
   /** Starts the engine in a worker; falls back to the page's thread when the worker gets no GPU. */
   async start(): Promise<void> {
@@ -52,8 +56,12 @@ export class LabClient implements LabCommands {
         `Engine ready on ${info.name}${info.inWorker ? ' in a Web Worker' : ' on the page thread'}.`,
       );
       for (const reason of info.skipped) appendLog('warn', `Not used: ${reason}`);
-      this.unsubscribePlanner ??= labStore.subscribe(() => void this.refreshPlanner());
+      this.unsubscribePlanner ??= labStore.subscribe(() => {
+        void this.refreshPlanner();
+        void this.refreshWeightsReport();
+      });
       void this.refreshPlanner();
+      void this.refreshWeightsReport();
     } catch (err) {
       labStore.setState((s) => ({
         engine: { ...s.engine, status: 'failed', backend: null, error: messageOf(err) },
@@ -268,6 +276,58 @@ export class LabClient implements LabCommands {
       labStore.setState({ planner: { status: 'error', spec: null, key, error: messageOf(err) } });
     } finally {
       this.plannerInFlight = '';
+    }
+  }
+
+  async loadWeights(files: File[]): Promise<void> {
+    await this.readWeights({ type: 'load-weights', files });
+  }
+
+  async loadWeightsFromUrl(url: string): Promise<void> {
+    await this.readWeights({ type: 'load-weights', url: url.trim() });
+  }
+
+  private async readWeights(request: { type: 'load-weights'; files?: File[]; url?: string }): Promise<void> {
+    const transport = this.transport;
+    const busy = ['running', 'stopping'].includes(labStore.getState().run.status);
+    if (!transport || busy) return;
+    const setWeights = (w: Partial<LabState['weights']>) =>
+      labStore.setState((s) => ({ weights: { ...s.weights, ...w } }));
+    setWeights({ status: 'loading', error: null });
+    try {
+      const loaded = (await transport.send(request)) as WeightsLoaded;
+      setWeights({ status: 'ready', loaded, key: '' });
+      appendLog('info', `Weights read: ${loaded.label} (${loaded.format}).`);
+      if (loaded.kind === 'graph-model')
+        appendLog('warn', loaded.reason ?? 'A GraphModel cannot be fine-tuned.');
+      else updateConfig({ weights: 'file' });
+    } catch (err) {
+      setWeights({ status: 'error', error: messageOf(err) });
+      appendLog('error', messageOf(err));
+    }
+  }
+
+  /** Keeps the weights' match report in step with the chosen weights and model, never mid-run. */
+  private async refreshWeightsReport(): Promise<void> {
+    const { config, dataset, engine, run, weights } = labStore.getState();
+    const transport = this.transport;
+    const numClasses = dataset.scan?.classes.length ?? DEFAULT_PLANNER_CLASSES;
+    const key = `${config.weights}|${config.model}|${config.height}|${config.width}|${numClasses}|${weights.loaded?.label ?? ''}`;
+    const busy = run.status === 'running' || run.status === 'stopping';
+    if (!transport || engine.status !== 'ready' || busy || key === weights.key || key === this.reportInFlight)
+      return;
+    if (config.weights === 'random' || validateTrainConfig(config).length > 0) {
+      labStore.setState((s) => ({ weights: { ...s.weights, report: null, key } }));
+      return;
+    }
+    this.reportInFlight = key;
+    try {
+      const report = (await transport.send({ type: 'weights-report', config, numClasses })) as WeightsReport;
+      labStore.setState((s) => ({ weights: { ...s.weights, report, key, error: null } }));
+    } catch (err) {
+      labStore.setState((s) => ({ weights: { ...s.weights, report: null, key, error: messageOf(err) } }));
+    } finally {
+      this.reportInFlight = '';
     }
   }
 

@@ -22,6 +22,12 @@ export function dispatch(
       return engine.provokeBufferLimit();
     case 'describe':
       return Promise.resolve(engine.describe(req.model, req.height, req.width, req.numClasses));
+    case 'load-weights':
+      if (req.files) return engine.loadWeights({ files: req.files });
+      if (req.url) return engine.loadWeights({ url: req.url });
+      return Promise.reject(new Error('Give weight files or a URL.'));
+    case 'weights-report':
+      return engine.weightsReport(req.config, req.numClasses);
     case 'stop':
       engine.stop();
       return Promise.resolve(true);

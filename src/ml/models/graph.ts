@@ -164,6 +164,11 @@ export interface FeatureOptions {
    * differs: it adds a Rescaling that corrects the Normalization variance stored in the imagenet files.
    */
   imagenetLayout: boolean;
+  /**
+   * MobileNetV2 only: the preprocessing Rescaling's scale and offset, for weights trained on another
+   * pixel range than Keras' [-1, 1] (the packaged nsfwjs weights expect [0, 1]).
+   */
+  inputScale?: { scale: number; offset: number };
   init: Initializers;
 }
 

@@ -56,10 +56,10 @@ function invertedResidual(
 export function mobileNetV2(rows: number): Architecture {
   return {
     modelName: `mobilenetv2_1.00_${rows}`,
-    features: (input, { includePreprocessing, init }) => {
+    features: (input, { includePreprocessing, inputScale, init }) => {
       let x = input;
       if (includePreprocessing) {
-        x = on(tf.layers.rescaling({ ...MOBILENET_V2_PREPROCESSING, name: 'rescaling' }), x);
+        x = on(tf.layers.rescaling({ ...(inputScale ?? MOBILENET_V2_PREPROCESSING), name: 'rescaling' }), x);
       }
       x = conv2d(x, 'Conv1', STEM_FILTERS, init.glorot(), { kernelSize: 3, strides: 2 });
       x = relu6(bn(x, 'bn_Conv1', BN_MOMENTUM), 'Conv1_relu');

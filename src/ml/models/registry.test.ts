@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MODEL_CATALOG } from '../../core/models';
 import { buildClassifier, buildModel, modelInfo, MODELS } from './registry';
 
 beforeAll(async () => {
@@ -96,5 +97,19 @@ describe('model registry', () => {
     expect(new Set(values('predictions', 0))).toEqual(new Set([0]));
     expect(new Set(values('stem_bn', 0))).toEqual(new Set([1]));
     model.dispose();
+  });
+});
+
+describe('the catalog the settings use', () => {
+  it('lists every registry model with the same name and default size', () => {
+    expect(MODEL_CATALOG.map((m) => m.id)).toEqual(MODELS.map((m) => m.id));
+    for (const entry of MODEL_CATALOG) {
+      const info = modelInfo(entry.id);
+      expect([entry.displayName, entry.family, entry.defaultSize]).toEqual([
+        info.displayName,
+        info.family,
+        info.defaultSize,
+      ]);
+    }
   });
 });

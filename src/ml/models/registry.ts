@@ -4,8 +4,9 @@ import { EFFICIENTNET_V2_VARIANTS, efficientNetV2, type EfficientNetV2Id } from 
 import { initializers, type Architecture, type InitMode, type Sym } from './graph';
 import { attachHead, type Classifier } from './head';
 import { mobileNetV2 } from './mobilenetV2';
+import type { ModelId } from '../../core/models';
 
-export type ModelId = EfficientNetId | EfficientNetV2Id | 'mobilenetv2';
+export type { ModelId } from '../../core/models';
 export type ModelFamily = 'efficientnet' | 'efficientnetv2' | 'mobilenetv2';
 
 export interface ModelInfo {
@@ -82,6 +83,8 @@ export interface BackboneOptions {
   includePreprocessing: boolean;
   /** The layout Keras builds for weights='imagenet' (EfficientNet V1 only adds a Rescaling); default false. */
   imagenetLayout?: boolean;
+  /** MobileNetV2 only: the preprocessing Rescaling for weights trained on another pixel range. */
+  inputScale?: { scale: number; offset: number };
   /** Seed for the kernel initialisers. */
   seed?: number;
   /** 'zeros' skips random sampling: fast builds for shapes, counts and memory experiments. */
@@ -101,6 +104,7 @@ function backbone(opts: BackboneOptions) {
   const features: Sym = arch.features(input, {
     includePreprocessing: opts.includePreprocessing,
     imagenetLayout: opts.imagenetLayout ?? false,
+    ...(opts.inputScale ? { inputScale: opts.inputScale } : {}),
     init,
   });
   return { arch, init, input, features };

@@ -1,0 +1,117 @@
+import type * as tf from '@tensorflow/tfjs';
+import type { WeightsChoice } from '../core/models';
+import type { WeightsLoaded, WeightsReport } from '../core/protocol';
+import {
+  assignWeights,
+  describeMismatch,
+  fetchWeightFiles,
+  GRAPH_MODEL_FROZEN_REASON,
+  matchWeights,
+  NSFWJS_MOBILENET_V2,
+  nsfwjsBackboneWeights,
+  openKerasH5,
+  readWeightFiles,
+  reportError,
+  type WeightFiles,
+  type WeightReport,
+  type WeightSource,
+} from '../ml/weights';
+import { sourceFromArtifacts } from '../ml/weights/source';
+
+/** The report as it crosses the thread boundary: counts and names, no weight values. */
+function summarise(report: WeightReport, choice: WeightsChoice): WeightsReport {
+  const error = reportError(report);
+  const p = NSFWJS_MOBILENET_V2;
+  return {
+    provenance:
+      choice === 'nsfwjs'
+        ? [
+            `${p.model}; from the npm package ${p.package} ${p.version} (${p.licence}, ${p.copyright}), ${p.homepage}.`,
+            `Weights: ${p.weights}. Training: ${p.training}.`,
+            `Removed: ${p.removed}. Added: ${p.added}.`,
+          ]
+        : [],
+    source: report.source,
+    matchedLayers: report.matched.length,
+    matchedParams: report.matchedParams,
+    modelParams: report.modelParams,
+    sourceParams: report.sourceParams,
+    missing: report.missing,
+    unexpected: report.unexpected,
+    mismatches: report.mismatches.map(describeMismatch),
+    error: error?.message ?? null,
+  };
+}
+
+/**
+ * The starting weights of this session: the offline nsfwjs MobileNetV2, or a file the user loaded (kept
+ * only in memory: a dropped file cannot be re-read after a reload without the user).
+ */
+export class SessionWeights {
+  private file: WeightSource | null = null;
+
+  /** Reads dropped files or a URL, checks them, and keeps their weights for the next runs. */
+  async load(input: { files: File[] } | { url: string }): Promise<WeightsLoaded> {
+    const found: WeightFiles =
+      'files' in input ? await readWeightFiles(input.files) : await fetchWeightFiles(input.url);
+    if (found.kind === 'keras-h5') {
+      const h5 = await openKerasH5(found.bytes, found.label);
+      try {
+        // Read every value now: the HDF5 file closes, the values stay for later builds.
+        const layers = h5.layers.map((l) => ({
+          name: l.name,
+          weights: l.weights.map((w) => {
+            const data = w.read();
+            return { ...w, read: () => data };
+          }),
+        }));
+        this.file = { label: h5.label, layers };
+        return {
+          kind: 'keras-h5',
+          label: h5.label,
+          format: `Keras HDF5${h5.kerasVersion ? ` (Keras ${h5.kerasVersion})` : ''}`,
+        };
+      } finally {
+        h5.close();
+      }
+    }
+    const { artifacts } = found;
+    if (artifacts.format === 'graph-model') {
+      return {
+        kind: 'graph-model',
+        label: artifacts.label,
+        format: 'tfjs GraphModel',
+        reason: GRAPH_MODEL_FROZEN_REASON,
+      };
+    }
+    this.file = sourceFromArtifacts(
+      artifacts.artifacts.weightSpecs ?? [],
+      artifacts.artifacts.weightData ?? [],
+      artifacts.label,
+    );
+    return { kind: 'tfjs-layers', label: artifacts.label, format: 'tfjs Layers model' };
+  }
+
+  /** The weights a choice stands for, or null for random initialisation. */
+  async source(choice: WeightsChoice): Promise<WeightSource | null> {
+    if (choice === 'random') return null;
+    if (choice === 'nsfwjs') return nsfwjsBackboneWeights();
+    if (!this.file)
+      throw new Error(
+        'No weights file is loaded in this session (files do not survive a reload): load it again, or choose other weights.',
+      );
+    return this.file;
+  }
+
+  /** What loading `choice` into `model` would do, without changing the model. */
+  async report(model: tf.LayersModel, choice: WeightsChoice): Promise<WeightsReport | null> {
+    const source = await this.source(choice);
+    return source ? summarise(matchWeights(model, source), choice) : null;
+  }
+
+  /** Loads `choice` into a freshly built model; throws with a message naming the layer on a mismatch. */
+  async apply(model: tf.LayersModel, choice: WeightsChoice): Promise<WeightsReport | null> {
+    const source = await this.source(choice);
+    return source ? summarise(assignWeights(model, source), choice) : null;
+  }
+}

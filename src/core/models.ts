@@ -1,0 +1,38 @@
+/**
+ * The architectures the lab builds, as the settings and the model picker know them. The builders in
+ * ml/models/registry use the same ids; a test there checks names and default sizes against this list.
+ */
+export const MODEL_CATALOG = [
+  { id: 'tiny', displayName: 'EfficientNet-Tiny', family: 'efficientnet', defaultSize: 64 },
+  { id: 'b0', displayName: 'EfficientNet-B0', family: 'efficientnet', defaultSize: 224 },
+  { id: 'b1', displayName: 'EfficientNet-B1', family: 'efficientnet', defaultSize: 240 },
+  { id: 'b2', displayName: 'EfficientNet-B2', family: 'efficientnet', defaultSize: 260 },
+  { id: 'b3', displayName: 'EfficientNet-B3', family: 'efficientnet', defaultSize: 300 },
+  { id: 'b4', displayName: 'EfficientNet-B4', family: 'efficientnet', defaultSize: 380 },
+  { id: 'b5', displayName: 'EfficientNet-B5', family: 'efficientnet', defaultSize: 456 },
+  { id: 'b6', displayName: 'EfficientNet-B6', family: 'efficientnet', defaultSize: 528 },
+  { id: 'b7', displayName: 'EfficientNet-B7', family: 'efficientnet', defaultSize: 600 },
+  { id: 'v2-b0', displayName: 'EfficientNetV2-B0', family: 'efficientnetv2', defaultSize: 224 },
+  { id: 'v2-b1', displayName: 'EfficientNetV2-B1', family: 'efficientnetv2', defaultSize: 240 },
+  { id: 'v2-b2', displayName: 'EfficientNetV2-B2', family: 'efficientnetv2', defaultSize: 260 },
+  { id: 'v2-b3', displayName: 'EfficientNetV2-B3', family: 'efficientnetv2', defaultSize: 300 },
+  { id: 'v2-s', displayName: 'EfficientNetV2-S', family: 'efficientnetv2', defaultSize: 384 },
+  { id: 'v2-m', displayName: 'EfficientNetV2-M', family: 'efficientnetv2', defaultSize: 480 },
+  { id: 'v2-l', displayName: 'EfficientNetV2-L', family: 'efficientnetv2', defaultSize: 480 },
+  { id: 'mobilenetv2', displayName: 'MobileNetV2', family: 'mobilenetv2', defaultSize: 224 },
+] as const;
+
+export type ModelId = (typeof MODEL_CATALOG)[number]['id'];
+
+export const isModelId = (id: string): id is ModelId => MODEL_CATALOG.some((m) => m.id === id);
+
+export function catalogEntry(id: ModelId): (typeof MODEL_CATALOG)[number] {
+  return MODEL_CATALOG.find((m) => m.id === id) ?? MODEL_CATALOG[0];
+}
+
+/**
+ * Where a run's starting weights come from. 'random': seeded initialisation (memory does not depend on
+ * weight values). 'nsfwjs': the ImageNet-initialised MobileNetV2 shipped inside the nsfwjs npm package,
+ * offline. 'file': a Keras .h5 or tfjs model the user loaded this session (files cannot survive a reload).
+ */
+export type WeightsChoice = 'random' | 'nsfwjs' | 'file';
