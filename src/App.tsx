@@ -1,5 +1,6 @@
 import { BackendBadge } from './components/BackendBadge';
 import { DatasetPanel } from './components/DatasetPanel';
+import { LayersPanel } from './components/LayersPanel';
 import { LessonsPanel } from './components/LessonsPanel';
 import { LogPanel } from './components/LogPanel';
 import { MemoryPanel } from './components/MemoryPanel';
@@ -9,6 +10,7 @@ import { PlannerPanel } from './components/PlannerPanel';
 import { PreviewGrid } from './components/PreviewGrid';
 import { RunPanel } from './components/RunPanel';
 import { SettingsPanel } from './components/SettingsPanel';
+import { SweepSection } from './components/SweepSection';
 
 export function App() {
   return (
@@ -23,12 +25,14 @@ export function App() {
         <div className="column">
           <DatasetPanel />
           <SettingsPanel />
+          <LayersPanel />
         </div>
         <div className="column wide">
           <RunPanel />
           <OomPanel />
           <PlannerPanel />
           <MemoryPanel />
+          <SweepSection />
           <MetricsPanel />
           <PreviewGrid />
           <LessonsPanel />

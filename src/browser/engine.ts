@@ -2,6 +2,15 @@ import * as tf from '@tensorflow/tfjs';
 import type { BackendInfo, BackendRequest } from '../core/backend';
 import type { ModelSpec } from '../core/modelSpec';
 import { catalogEntry, type ModelId } from '../core/models';
+import {
+  gridPoints,
+  largestBatchSearch,
+  skipCause,
+  type SweepGrid,
+  type SweepPoint,
+  type SweepPreset,
+  type SweepTarget,
+} from '../core/sweep';
 import type {
   DatasetPayload,
   EngineEvent,
@@ -12,6 +21,7 @@ import type {
   TrainConfig,
   TrainingPhase,
   TrainResult,
+  LargestBatchResult,
   WeightsLoaded,
   WeightsReport,
 } from '../core/protocol';
@@ -28,6 +38,7 @@ import { runTraining, Trainer, type PhasePlan } from '../ml/train/trainer';
 import { initBackend } from './backend';
 import { decodeImage } from './decode';
 import { gpuDevice, makeStepGuard } from './gpuGuard';
+import { measurePoint } from './sweep';
 import { SessionWeights } from './weights';
 
 /** Timer sampling between kernels (idle moments, waits on the GPU); kernels sample the busy moments. */
@@ -169,19 +180,24 @@ export class LabEngine {
       );
       trackLayers(model);
       sampler.mark();
-      trainer = new Trainer(model, backboneLayerCount);
+      trainer = new Trainer(model, backboneLayerCount, {
+        frozenBackboneOutsideTape: config.techniques.backboneOutsideTape,
+        accumulationSteps: config.techniques.accumulationSteps,
+        checkpointing: config.techniques.checkpointing,
+        seed: config.seed,
+      });
       const plan: PhasePlan[] = [
         {
           phase: 'frozen',
           epochs: config.frozenEpochs,
           learningRate: config.frozenLearningRate,
-          unfreezeLastN: 0,
+          unfreeze: 0,
         },
         {
           phase: 'fine-tune',
           epochs: config.fineTuneEpochs,
           learningRate: config.fineTuneLearningRate,
-          unfreezeLastN: config.unfreezeLastN,
+          unfreeze: config.fineTuneLayers ?? config.unfreezeLastN,
         },
       ];
       const result = await runTraining(
@@ -357,6 +373,72 @@ export class LabEngine {
     } finally {
       built.model.dispose();
     }
+  }
+
+  /**
+   * A sweep: one measured step per grid point. Before each point everything is released and the backend
+   * re-created (clear_session), so tfjs' pool, which keeps a buffer for every size it has seen, cannot
+   * make later points look bigger. Larger batches after a budget OOM are skipped. Stop ends it between points.
+   */
+  async sweep(
+    config: TrainConfig,
+    grid: SweepGrid,
+    numClasses: number,
+    emit: (e: EngineEvent) => void,
+  ): Promise<SweepPoint[]> {
+    this.stopRequested = false;
+    const points: SweepPoint[] = [];
+    for (const target of gridPoints(grid)) {
+      if (this.stopRequested) break;
+      const preset = grid.presets.find((p) => p.id === target.presetId);
+      if (!preset) continue;
+      const cause = skipCause(points, target);
+      const point: SweepPoint = cause
+        ? { ...target, status: 'skipped', predictedBytes: cause.predictedBytes }
+        : await this.measureFresh(config, target, preset, numClasses);
+      points.push(point);
+      emit({ kind: 'sweep-point', point });
+    }
+    this.stopRequested = false;
+    return points;
+  }
+
+  /** The largest batch in [lo, hi] that fits, by binary search, each probe measured like a sweep point. */
+  async findLargestBatch(
+    config: TrainConfig,
+    preset: SweepPreset,
+    size: number,
+    lo: number,
+    hi: number,
+    numClasses: number,
+    emit: (e: EngineEvent) => void,
+  ): Promise<LargestBatchResult> {
+    this.stopRequested = false;
+    const points: SweepPoint[] = [];
+    let search = largestBatchSearch.start(lo, hi);
+    while (!search.done && !this.stopRequested) {
+      const point = await this.measureFresh(
+        config,
+        { batch: search.next, size, presetId: preset.id },
+        preset,
+        numClasses,
+      );
+      points.push(point);
+      emit({ kind: 'sweep-point', point });
+      search = largestBatchSearch.advance(search, point.status === 'measured');
+    }
+    this.stopRequested = false;
+    return { largest: search.done ? search.largest : null, points };
+  }
+
+  private async measureFresh(
+    config: TrainConfig,
+    target: SweepTarget,
+    preset: SweepPreset,
+    numClasses: number,
+  ): Promise<SweepPoint> {
+    const { backend } = await this.releaseAll();
+    return measurePoint(backend.name, config, target, preset, numClasses);
   }
 
   /** Reads dropped weight files or a URL and keeps them for the runs of this session. */

@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
 import { formatBytes } from '../core/memory';
-import { trainableLayers } from '../core/modelSpec';
+import { phaseTrainable } from '../core/modelSpec';
 import { stepPeaks } from '../core/phasePeaks';
 import { planKeras, planTfjs, predictionError, type Plan, type PlanInput } from '../core/planner';
-import type { TrainingPhase } from '../core/protocol';
+import type { TrainConfig, TrainingPhase } from '../core/protocol';
 import { useLab } from './useLab';
 
 const CATEGORY_LABELS: [keyof Plan['categories'], string][] = [
@@ -21,6 +21,19 @@ const AT_LABELS: Record<Plan['at'], string> = {
   optimizer: 'Adam update',
   backbone: 'frozen backbone',
 };
+
+/** The settings a prediction depends on, to match a run's measurements with the prediction shown. */
+const plannedFor = (c: TrainConfig): string =>
+  JSON.stringify([
+    c.model,
+    c.height,
+    c.width,
+    c.batchSize,
+    c.unfreezeLastN,
+    c.fineTuneLayers,
+    c.prefetch,
+    c.techniques,
+  ]);
 
 const flops = (n: number) => (n >= 1e9 ? `${(n / 1e9).toFixed(2)} GFLOP` : `${(n / 1e6).toFixed(1)} MFLOP`);
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
@@ -43,9 +56,9 @@ export function PlannerPanel() {
       const input: PlanInput = {
         spec,
         batch: config.batchSize,
-        trainable: trainableLayers(spec, phase, config.unfreezeLastN),
+        trainable: phaseTrainable(spec, phase, config),
         optimizer: 'adam',
-        backboneOutsideTape: phase === 'frozen',
+        backboneOutsideTape: phase === 'frozen' && config.techniques.backboneOutsideTape,
         queuedBatches: config.prefetch,
       };
       return {
@@ -55,17 +68,10 @@ export function PlannerPanel() {
         mixed: planKeras(input, 'mixed_float16'),
       };
     });
-  }, [spec, config.batchSize, config.unfreezeLastN, config.prefetch, config.fineTuneEpochs]);
+  }, [spec, config]);
 
   // Measurements only compare with a prediction for the same configuration.
-  const sameConfig =
-    run.config !== null &&
-    run.config.batchSize === config.batchSize &&
-    run.config.unfreezeLastN === config.unfreezeLastN &&
-    run.config.height === config.height &&
-    run.config.width === config.width &&
-    run.config.model === config.model &&
-    run.config.prefetch === config.prefetch;
+  const sameConfig = run.config !== null && plannedFor(run.config) === plannedFor(config);
   const measured = useMemo(() => stepPeaks(run.batches), [run.batches]);
   const stepMs = (phase: TrainingPhase) => {
     const times = run.batches

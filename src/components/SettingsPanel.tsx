@@ -18,7 +18,9 @@ const NOTES: Partial<Record<string, string>> = {
 export function SettingsPanel() {
   const config = useLab((s) => s.config);
   const scan = useLab((s) => s.dataset.scan);
-  const locked = useLab((s) => s.run.status === 'running' || s.run.status === 'stopping');
+  const locked = useLab(
+    (s) => s.run.status === 'running' || s.run.status === 'stopping' || s.sweep.status === 'running',
+  );
   const problems = validateTrainConfig(config);
   const split = useMemo(() => {
     if (!scan || !(config.validationFraction > 0 && config.validationFraction < 1)) return null;
@@ -26,6 +28,7 @@ export function SettingsPanel() {
     return { train: s.train.length, validation: s.validation.length };
   }, [scan, config.validationFraction, config.seed]);
   const a = config.augment;
+  const t = config.techniques;
   return (
     <section className="panel" aria-labelledby="settings-title">
       <h2 id="settings-title">2 · Settings</h2>
@@ -122,10 +125,19 @@ export function SettingsPanel() {
             testId="unfreeze-last-n"
             value={config.unfreezeLastN}
             min={0}
-            onChange={(unfreezeLastN) => updateConfig({ unfreezeLastN })}
+            onChange={(unfreezeLastN) => updateConfig({ unfreezeLastN, fineTuneLayers: null })}
             hint="Counted back from the backbone's last layer; frozen BatchNorm layers run in inference mode."
           />
         </div>
+        {config.fineTuneLayers && (
+          <p className="hint" data-testid="explorer-choice">
+            Fine-tuning trains the {config.fineTuneLayers.length} backbone layers chosen in the layer explorer
+            (plus the head), not the last N.{' '}
+            <button type="button" onClick={() => updateConfig({ fineTuneLayers: null })}>
+              Use the last N instead
+            </button>
+          </p>
+        )}
         <div className="row">
           <NumberField
             label="EarlyStopping patience"
@@ -140,6 +152,56 @@ export function SettingsPanel() {
             max={16}
             onChange={(prefetch) => updateConfig({ prefetch })}
           />
+        </div>
+      </fieldset>
+      <fieldset disabled={locked} data-testid="techniques">
+        <legend>Memory-saving techniques</legend>
+        <div className="row">
+          <div className="field">
+            <label>
+              <input
+                type="checkbox"
+                data-testid="technique-outside-tape"
+                checked={t.backboneOutsideTape}
+                onChange={(e) =>
+                  updateConfig({ techniques: { ...t, backboneOutsideTape: e.target.checked } })
+                }
+              />{' '}
+              Frozen phase: backbone outside the gradient tape
+            </label>
+            <small className="hint">
+              tfjs keeps every taped activation until backprop ends, frozen layers too; outside the tape they
+              are freed as soon as they are used.
+            </small>
+          </div>
+          <NumberField
+            label="Gradient accumulation (micro-batches per batch)"
+            testId="technique-accumulation"
+            value={t.accumulationSteps}
+            min={1}
+            max={64}
+            onChange={(accumulationSteps) => updateConfig({ techniques: { ...t, accumulationSteps } })}
+            hint="k micro-batches, one update: the optimizer sees the whole batch, activations are one micro-batch's. Trainable BatchNorm normalises each micro-batch with its own statistics."
+          />
+          <div className="field">
+            <label htmlFor="checkpointing-select">Gradient checkpointing</label>
+            <select
+              id="checkpointing-select"
+              data-testid="technique-checkpointing"
+              value={t.checkpointing}
+              onChange={(e) =>
+                updateConfig({
+                  techniques: { ...t, checkpointing: e.target.value === 'blocks' ? 'blocks' : 'off' },
+                })
+              }
+            >
+              <option value="off">off</option>
+              <option value="blocks">per block: keep block boundaries, recompute in backward</option>
+            </select>
+            <small className="hint">
+              Trades a second forward pass per block for the activations inside blocks.
+            </small>
+          </div>
         </div>
       </fieldset>
       <fieldset disabled={locked}>

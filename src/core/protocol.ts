@@ -2,9 +2,20 @@
 // fallback). Pure types: both sides import them, neither imports the other.
 import type { AugmentConfig } from './config';
 import type { ModelId, WeightsChoice } from './models';
+import type { SweepGrid, SweepPoint, SweepPreset } from './sweep';
 import type { BackendInfo, BackendRequest } from './backend';
 import type { MemorySample, StepBreakdown } from './memory';
 import type { OomDetails } from './oom';
+
+/** The memory-saving techniques of a run (each a real training mode, predicted and measured). */
+export interface TechniqueConfig {
+  /** Frozen phase: run the backbone outside the gradient tape (same maths, far lower peak). */
+  backboneOutsideTape: boolean;
+  /** Split every batch into this many micro-batches and update once: activations of one micro-batch. */
+  accumulationSteps: number;
+  /** Fine-tune: keep only block boundaries in the forward pass and recompute each block in backward. */
+  checkpointing: 'off' | 'blocks';
+}
 
 /** Everything a training run needs besides the images. */
 export interface TrainConfig {
@@ -18,6 +29,12 @@ export interface TrainConfig {
   /** Adam learning rate in phase 1. */ frozenLearningRate: number;
   /** Adam learning rate in phase 2 (lower, as in the seed). */ fineTuneLearningRate: number;
   /** Backbone layers unfrozen in phase 2, counted back from the last backbone layer. */ unfreezeLastN: number;
+  /**
+   * Backbone layers chosen one by one in the layer explorer for phase 2 (the head always trains);
+   * null: the last `unfreezeLastN`.
+   */
+  fineTuneLayers: string[] | null;
+  /** Memory-saving training techniques. */ techniques: TechniqueConfig;
   /** Training-only augmentation. */ augment: AugmentConfig;
   /** Share of each class held out for validation. */ validationFraction: number;
   /** Seed for the split, shuffling, augmentation and initialisation. */ seed: number;
@@ -84,6 +101,8 @@ export type EngineEvent =
     }
   | { kind: 'memory'; samples: MemorySample[] }
   | { kind: 'log'; level: 'info' | 'warn'; message: string }
+  /** A sweep point finished (measured, out of memory, or skipped). */
+  | { kind: 'sweep-point'; point: SweepPoint }
   /** Unsolicited: the GPU device went away (driver reset, GPU process died, or destroyed on purpose). */
   | { kind: 'device-lost'; reason: string; message: string };
 
@@ -124,6 +143,12 @@ export interface PreviewImage {
   /** RGBA pixels, 0–255, ready for ImageData. */ rgba: Uint8ClampedArray;
   width: number;
   height: number;
+}
+
+/** What the largest-batch search found. */
+export interface LargestBatchResult {
+  /** Largest batch that fit; null when even the smallest did not. */ largest: number | null;
+  /** Every probe, in order, with its measured or failed point. */ points: SweepPoint[];
 }
 
 /** A weights file or URL as the engine read it. */
@@ -168,6 +193,19 @@ export type EngineRequest =
   | { id: number; type: 'release' }
   | { id: number; type: 'lose-device' }
   | { id: number; type: 'stop' }
+  /** Measure one training step at every point of a grid, releasing everything between points. */
+  | { id: number; type: 'sweep'; config: TrainConfig; grid: SweepGrid; numClasses: number }
+  /** Binary search for the largest batch in [lo, hi] that fits, at size×size with a preset. */
+  | {
+      id: number;
+      type: 'find-largest';
+      config: TrainConfig;
+      preset: SweepPreset;
+      size: number;
+      lo: number;
+      hi: number;
+      numClasses: number;
+    }
   /** The model's layers as the planner sees them (built with random weights, then freed). */
   | { id: number; type: 'describe'; model: ModelId; height: number; width: number; numClasses: number }
   /** Read dropped weight files or a URL and keep them for the runs of this session. */

@@ -33,7 +33,7 @@ describe('remediesFor', () => {
     expect(r[0]!.patch).toEqual({ batchSize: 8 });
     expect(r[1]!.patch).toEqual({ height: 224, width: 376 });
     expect(r[1]!.title).toBe('Lower the input size: 300×500 → 224×376');
-    expect(r[2]!.patch).toEqual({ unfreezeLastN: 20 });
+    expect(r[2]!.patch).toEqual({ unfreezeLastN: 20, fineTuneLayers: null });
     expect(r[3]!.patch).toEqual({ budgetBytes: 180e6 });
   });
 

@@ -51,7 +51,7 @@ export function remediesFor(
           id: 'fewer-layers',
           title: `Unfreeze fewer layers: ${config.unfreezeLastN} → ${Math.floor(config.unfreezeLastN / 2)}`,
           why: 'Each trainable weight needs a gradient and two Adam slots. In tfjs the frozen layers still keep their activations on the tape, so this saves less than in Keras.',
-          patch: { unfreezeLastN: Math.floor(config.unfreezeLastN / 2) },
+          patch: { unfreezeLastN: Math.floor(config.unfreezeLastN / 2), fineTuneLayers: null },
         }
       : null;
   const ordered = activations

@@ -17,6 +17,8 @@ export const DEFAULT_TRAIN_CONFIG: TrainConfig = {
   frozenLearningRate: 1e-3,
   fineTuneLearningRate: 1e-4,
   unfreezeLastN: 20,
+  fineTuneLayers: null,
+  techniques: { backboneOutsideTape: true, accumulationSteps: 1, checkpointing: 'off' },
   augment: DEFAULT_AUGMENT,
   validationFraction: 0.2,
   seed: 42,
@@ -78,6 +80,14 @@ export function validateTrainConfig(c: TrainConfig): string[] {
   }
   if (c.model === 'mobilenetv2' && (c.height < 32 || c.width < 32)) {
     problems.push(`MobileNetV2 needs at least 32×32 pixels (got ${c.height}×${c.width}).`);
+  }
+  const k = c.techniques.accumulationSteps;
+  if (!Number.isInteger(k) || k < 1 || k > 64) {
+    problems.push(`Accumulation steps must be a whole number from 1 to 64 (got ${k}).`);
+  } else if (c.batchSize >= 1 && k > c.batchSize) {
+    problems.push(
+      `Accumulation steps (${k}) cannot exceed the batch size (${c.batchSize}): each micro-batch needs an image.`,
+    );
   }
   if (c.frozenEpochs + c.fineTuneEpochs === 0) problems.push('Set at least one epoch in either phase.');
   if (!Number.isInteger(c.seed)) problems.push(`Seed must be a whole number (got ${c.seed}).`);

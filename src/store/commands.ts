@@ -18,6 +18,12 @@ export interface LabCommands {
   loseDevice(): Promise<void>;
   /** Allocates one tensor above the backend's single-buffer limit and reports what was caught. */
   provokeBufferLimit(): Promise<void>;
+  /** Measures one training step at every point of the sweep grid. */
+  runSweep(): Promise<void>;
+  /** Binary search for the largest batch that fits with the current settings. */
+  findLargestBatch(): Promise<void>;
+  /** Ends a sweep or search after the point in progress. */
+  stopSweep(): Promise<void>;
   /** Reads dropped weight files (one Keras .h5, or a tfjs model.json with its shards) for this session. */
   loadWeights(files: File[]): Promise<void>;
   /** Fetches weights from a URL (a model.json beside its shards, or an .h5 file). */

@@ -1,6 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import { persist, createJSONStorage } from 'zustand/middleware';
 import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
+import { DEFAULT_SWEEP_GRID, type SweepGrid } from '../core/sweep';
 import type { LabState, RunSlice } from './types';
 
 export const INITIAL_RUN: RunSlice['run'] = {
@@ -27,6 +28,15 @@ function initialState(): LabState {
     preview: { status: 'idle', images: [], error: null },
     planner: { status: 'idle', spec: null, key: '', error: null },
     weights: { status: 'idle', loaded: null, report: null, key: '', error: null },
+    sweep: {
+      grid: DEFAULT_SWEEP_GRID,
+      points: [],
+      status: 'idle',
+      error: null,
+      progress: null,
+      largest: { status: 'idle', batch: null, tried: [] },
+      config: null,
+    },
     provoke: { status: 'idle', result: null, error: null },
     log: [],
   };
@@ -60,4 +70,9 @@ export function appendLog(level: 'info' | 'warn' | 'error', message: string): vo
 /** Changes some training settings (persisted). */
 export function updateConfig(patch: Partial<LabState['config']>): void {
   labStore.setState((s) => ({ config: { ...s.config, ...patch } }));
+}
+
+/** Changes the sweep's grid (not persisted: a grid is an experiment, not a setting). */
+export function updateSweepGrid(grid: SweepGrid): void {
+  labStore.setState((s) => ({ sweep: { ...s.sweep, grid } }));
 }

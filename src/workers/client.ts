@@ -10,11 +10,13 @@ import type {
   ReleaseResult,
   TrainingPhase,
   TrainResult,
+  LargestBatchResult,
   WeightsLoaded,
   WeightsReport,
 } from '../core/protocol';
 import { scanFiles, withoutUndecodable, isTrainable, type FoundFile } from '../core/scan';
 import { validateTrainConfig } from '../core/settings';
+import { gridPoints, validateGrid, type SweepPreset } from '../core/sweep';
 import type { ModelSpec } from '../core/modelSpec';
 import { formatBytes } from '../core/memory';
 import { oomMessage } from '../core/oom';
@@ -31,6 +33,9 @@ import { InThreadTransport, WorkerTransport, type Transport } from './transport'
 
 /** Classes the planner assumes before a data set is loaded (the built-in sample has three). */
 const DEFAULT_PLANNER_CLASSES = 3;
+
+/** The largest-batch search tries batches up to this. */
+const LARGEST_BATCH_CEILING = 256;
 
 /** Longest memory timeline kept (points); older points are dropped first. */
 const MAX_SAMPLES = 50_000;
@@ -247,11 +252,11 @@ export class LabClient implements LabCommands {
    * weights, freed at once) when the model, resolution or number of classes changes, never mid-run.
    */
   private async refreshPlanner(): Promise<void> {
-    const { config, dataset, engine, run, planner } = labStore.getState();
+    const { config, dataset, engine, run, planner, sweep } = labStore.getState();
     const transport = this.transport;
     const numClasses = dataset.scan?.classes.length ?? DEFAULT_PLANNER_CLASSES;
     const key = `${config.model}|${config.height}|${config.width}|${numClasses}`;
-    const busy = run.status === 'running' || run.status === 'stopping';
+    const busy = run.status === 'running' || run.status === 'stopping' || sweep.status === 'running';
     if (
       !transport ||
       engine.status !== 'ready' ||
@@ -277,6 +282,115 @@ export class LabClient implements LabCommands {
     } finally {
       this.plannerInFlight = '';
     }
+  }
+
+  /** Whether the engine is free for a sweep (no run, no other sweep). */
+  private sweepReady(): Transport | null {
+    const { engine, run, sweep } = labStore.getState();
+    const busy = run.status === 'running' || run.status === 'stopping' || sweep.status === 'running';
+    return this.transport && engine.status === 'ready' && !busy ? this.transport : null;
+  }
+
+  async runSweep(): Promise<void> {
+    const transport = this.sweepReady();
+    const { config, sweep, dataset } = labStore.getState();
+    if (!transport) return;
+    const problems = [...validateGrid(sweep.grid).map((p) => p.message), ...validateTrainConfig(config)];
+    if (problems.length > 0) {
+      labStore.setState((s) => ({ sweep: { ...s.sweep, status: 'error', error: problems.join(' ') } }));
+      return;
+    }
+    const total = gridPoints(sweep.grid).length;
+    labStore.setState((s) => ({
+      sweep: { ...s.sweep, points: [], status: 'running', error: null, progress: { done: 0, total }, config },
+    }));
+    appendLog('info', `Sweep: ${total} points; everything is released between points (the kept model too).`);
+    try {
+      await transport.send(
+        {
+          type: 'sweep',
+          config,
+          grid: sweep.grid,
+          numClasses: dataset.scan?.classes.length ?? DEFAULT_PLANNER_CLASSES,
+        },
+        onSweepEvent,
+      );
+      labStore.setState((s) => ({ sweep: { ...s.sweep, status: 'done', progress: null } }));
+    } catch (err) {
+      labStore.setState((s) => ({
+        sweep: { ...s.sweep, status: 'error', error: messageOf(err), progress: null },
+      }));
+    }
+  }
+
+  async findLargestBatch(): Promise<void> {
+    const transport = this.sweepReady();
+    const { config, dataset } = labStore.getState();
+    if (!transport) return;
+    const problems = validateTrainConfig(config);
+    if (problems.length > 0) {
+      labStore.setState((s) => ({ sweep: { ...s.sweep, status: 'error', error: problems.join(' ') } }));
+      return;
+    }
+    const preset: SweepPreset =
+      config.fineTuneEpochs > 0
+        ? {
+            id: 'settings',
+            label: `fine-tune, last ${config.unfreezeLastN} layers`,
+            phase: 'fine-tune',
+            unfreezeLastN: config.unfreezeLastN,
+          }
+        : { id: 'settings', label: 'head only (backbone frozen)', phase: 'frozen', unfreezeLastN: 0 };
+    const size = Math.min(config.height, config.width);
+    labStore.setState((s) => ({
+      sweep: {
+        ...s.sweep,
+        points: [],
+        status: 'running',
+        error: null,
+        progress: null,
+        config,
+        largest: { status: 'running', batch: null, tried: [] },
+      },
+    }));
+    try {
+      const result = (await transport.send(
+        {
+          type: 'find-largest',
+          config,
+          preset,
+          size,
+          lo: 1,
+          hi: LARGEST_BATCH_CEILING,
+          numClasses: dataset.scan?.classes.length ?? DEFAULT_PLANNER_CLASSES,
+        },
+        onSweepEvent,
+      )) as LargestBatchResult;
+      const tried = result.points.map((p) => ({ batch: p.batch, fits: p.status === 'measured' }));
+      labStore.setState((s) => ({
+        sweep: { ...s.sweep, status: 'done', largest: { status: 'done', batch: result.largest, tried } },
+      }));
+      appendLog(
+        'info',
+        result.largest === null
+          ? `Largest batch: not even 1 fits at ${size}×${size} (${preset.label}).`
+          : `Largest batch that fits at ${size}×${size} (${preset.label}): ${result.largest}, after ${tried.length} measured steps.`,
+      );
+    } catch (err) {
+      labStore.setState((s) => ({
+        sweep: {
+          ...s.sweep,
+          status: 'error',
+          error: messageOf(err),
+          largest: { ...s.sweep.largest, status: 'idle' },
+        },
+      }));
+    }
+  }
+
+  async stopSweep(): Promise<void> {
+    if (labStore.getState().sweep.status !== 'running' || !this.transport) return;
+    await this.transport.send({ type: 'stop' });
   }
 
   async loadWeights(files: File[]): Promise<void> {
@@ -309,11 +423,11 @@ export class LabClient implements LabCommands {
 
   /** Keeps the weights' match report in step with the chosen weights and model, never mid-run. */
   private async refreshWeightsReport(): Promise<void> {
-    const { config, dataset, engine, run, weights } = labStore.getState();
+    const { config, dataset, engine, run, weights, sweep } = labStore.getState();
     const transport = this.transport;
     const numClasses = dataset.scan?.classes.length ?? DEFAULT_PLANNER_CLASSES;
     const key = `${config.weights}|${config.model}|${config.height}|${config.width}|${numClasses}|${weights.loaded?.label ?? ''}`;
-    const busy = run.status === 'running' || run.status === 'stopping';
+    const busy = run.status === 'running' || run.status === 'stopping' || sweep.status === 'running';
     if (!transport || engine.status !== 'ready' || busy || key === weights.key || key === this.reportInFlight)
       return;
     if (config.weights === 'random' || validateTrainConfig(config).length > 0) {
@@ -395,7 +509,8 @@ export class LabClient implements LabCommands {
       !transport ||
       state.engine.status !== 'ready' ||
       state.run.status === 'running' ||
-      state.run.status === 'stopping'
+      state.run.status === 'stopping' ||
+      state.sweep.status === 'running'
     )
       return;
     const problems = validateTrainConfig(state.config);
@@ -445,6 +560,18 @@ export class LabClient implements LabCommands {
     labStore.setState((s) => ({ run: { ...s.run, status: 'stopping' } }));
     await this.transport.send({ type: 'stop' });
   }
+}
+
+/** Applies a sweep's progress to the store. */
+function onSweepEvent(e: EngineEvent): void {
+  if (e.kind !== 'sweep-point') return;
+  labStore.setState((s) => ({
+    sweep: {
+      ...s.sweep,
+      points: [...s.sweep.points, e.point],
+      progress: s.sweep.progress ? { ...s.sweep.progress, done: s.sweep.progress.done + 1 } : null,
+    },
+  }));
 }
 
 /** Applies one engine event to the store. */

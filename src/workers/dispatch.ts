@@ -28,6 +28,10 @@ export function dispatch(
       return Promise.reject(new Error('Give weight files or a URL.'));
     case 'weights-report':
       return engine.weightsReport(req.config, req.numClasses);
+    case 'sweep':
+      return engine.sweep(req.config, req.grid, req.numClasses, emit);
+    case 'find-largest':
+      return engine.findLargestBatch(req.config, req.preset, req.size, req.lo, req.hi, req.numClasses, emit);
     case 'stop':
       engine.stop();
       return Promise.resolve(true);

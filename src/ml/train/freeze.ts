@@ -10,22 +10,27 @@ export interface TrainableSummary {
 
 /**
  * Keras semantics for the two phases. Frozen: every backbone layer (index < backboneLayerCount) is
- * not trainable and the head is. Fine-tune: additionally the last `unfreezeLastN` backbone layers
- * (counting every layer, as `base_model.layers[-N:]` does in Keras) become trainable.
+ * not trainable and the head is. Fine-tune: additionally the last `unfreeze` backbone layers (counting
+ * every layer, as `base_model.layers[-N:]` does in Keras), or exactly the backbone layers named.
  */
 export function applyPhase(
   model: tf.LayersModel,
   backboneLayerCount: number,
   phase: TrainingPhase,
-  unfreezeLastN: number,
+  unfreeze: Unfreeze,
 ): TrainableSummary {
+  const named = typeof unfreeze === 'number' ? null : new Set(unfreeze);
   const firstUnfrozen =
-    phase === 'frozen' ? backboneLayerCount : Math.max(1, backboneLayerCount - unfreezeLastN);
+    phase === 'frozen' || named ? backboneLayerCount : Math.max(1, backboneLayerCount - (unfreeze as number));
   model.layers.forEach((layer, i) => {
-    layer.trainable = i >= firstUnfrozen;
+    layer.trainable =
+      i >= firstUnfrozen || (phase === 'fine-tune' && named !== null && named.has(layer.name));
   });
   return summarise(model);
 }
+
+/** Which backbone layers fine-tuning unfreezes: the last N, or these names. */
+export type Unfreeze = number | readonly string[];
 
 export function summarise(model: tf.LayersModel): TrainableSummary {
   const count = (ws: readonly { shape: readonly (number | null)[] }[]) =>

@@ -241,8 +241,8 @@ describe('runTraining', () => {
     const result = await runTraining(
       trainer,
       [
-        { phase: 'frozen', epochs: 1, learningRate: 1e-3, unfreezeLastN: 0 },
-        { phase: 'fine-tune', epochs: 1, learningRate: 1e-4, unfreezeLastN: 10 },
+        { phase: 'frozen', epochs: 1, learningRate: 1e-3, unfreeze: 0 },
+        { phase: 'fine-tune', epochs: 1, learningRate: 1e-4, unfreeze: 10 },
       ],
       {
         dataset: (split) => dataset(split === 'train' ? 2 : 1, 3),
@@ -282,7 +282,7 @@ describe('runTraining', () => {
     const before = tf.memory().numTensors;
     let steps = 0;
     let aborted = false;
-    const run = runTraining(trainer, [{ phase: 'frozen', epochs: 2, learningRate: 1e-3, unfreezeLastN: 0 }], {
+    const run = runTraining(trainer, [{ phase: 'frozen', epochs: 2, learningRate: 1e-3, unfreeze: 0 }], {
       dataset: () => dataset(6, 2).prefetch(3),
       batchesPerEpoch: 6,
       patience: 2,
@@ -311,7 +311,7 @@ describe('runTraining', () => {
     let steps = 0;
     const result = await runTraining(
       trainer,
-      [{ phase: 'frozen', epochs: 3, learningRate: 1e-3, unfreezeLastN: 0 }],
+      [{ phase: 'frozen', epochs: 3, learningRate: 1e-3, unfreeze: 0 }],
       {
         dataset: () => dataset(4, 2),
         batchesPerEpoch: 4,

@@ -6,7 +6,7 @@ import type { Batch } from '../data/pipeline';
 import { inPhase, setStepPhase } from '../memory/stepPhase';
 import { checkpointedGradients } from './checkpoint';
 import { withDropoutSeeds } from './dropoutSeeds';
-import { applyPhase, type TrainableSummary } from './freeze';
+import { applyPhase, type TrainableSummary, type Unfreeze } from './freeze';
 import { sparseAccuracy, sparseCategoricalCrossentropy } from './losses';
 import {
   distinctBytes,
@@ -141,8 +141,8 @@ export class Trainer {
    * Keras' "recompile": set which layers train for the phase and start a fresh Adam, whose slots are
    * then created for exactly the trainable variables.
    */
-  compile(phase: TrainingPhase, learningRate: number, unfreezeLastN: number): TrainableSummary {
-    const summary = applyPhase(this.model, this.backboneLayerCount, phase, unfreezeLastN);
+  compile(phase: TrainingPhase, learningRate: number, unfreeze: Unfreeze): TrainableSummary {
+    const summary = applyPhase(this.model, this.backboneLayerCount, phase, unfreeze);
     this.phase = phase;
     this.optimizer?.dispose();
     this.optimizer = tf.train.adam(learningRate);
@@ -481,7 +481,8 @@ export interface PhasePlan {
   phase: TrainingPhase;
   epochs: number;
   learningRate: number;
-  unfreezeLastN: number;
+  /** Backbone layers this phase unfreezes: the last N, or these names. */
+  unfreeze: Unfreeze;
 }
 
 /** What the run loop needs from its surroundings. */
@@ -519,7 +520,7 @@ export async function runTraining(
   });
   for (const p of plan) {
     if (p.epochs <= 0) continue;
-    const summary = trainer.compile(p.phase, p.learningRate, p.unfreezeLastN);
+    const summary = trainer.compile(p.phase, p.learningRate, p.unfreeze);
     phases.push(p.phase);
     ctx.emit({
       kind: 'phase',
