@@ -1,8 +1,16 @@
 import * as tf from '@tensorflow/tfjs';
+import { trainableLayers, type ModelSpec } from '../src/core/modelSpec';
+import { planTfjs } from '../src/core/planner';
 import type { TrainingPhase } from '../src/core/protocol';
+import { describeModel } from '../src/ml/memory/describe';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../src/ml/models/efficientnet';
 import { noiseBatch } from '../src/ml/train/fixtures';
-import { Trainer, type StepMetrics, type TrainerOptions } from '../src/ml/train/trainer';
+import {
+  DEFAULT_TRAINER_OPTIONS,
+  Trainer,
+  type StepMetrics,
+  type TrainerOptions,
+} from '../src/ml/train/trainer';
 import type { BenchRow, BenchSide } from './types';
 
 /**
@@ -21,6 +29,8 @@ const CLASSES = 3;
 const BATCH = 16;
 const WIDTH = 0.25;
 const MODEL = 'B0-depth ¼-width 64×64';
+/** Unfreezes every backbone layer in the fine-tune phase. */
+const UNFREEZE_ALL = 10_000;
 
 interface Side {
   name: string;
@@ -28,7 +38,24 @@ interface Side {
   options: Partial<TrainerOptions>;
 }
 
-/** Peak (tf.profile) and saved activations of one profiled step, and the median time of the timed steps. */
+/** The planner's peak for a side, with the trainer's defaults for the options the side leaves unset. */
+function predict(spec: ModelSpec, side: Side): number {
+  const options = { ...DEFAULT_TRAINER_OPTIONS, ...side.options };
+  return planTfjs({
+    spec,
+    batch: BATCH,
+    trainable: trainableLayers(spec, side.phase, UNFREEZE_ALL),
+    optimizer: 'adam',
+    backboneOutsideTape: side.phase === 'frozen' && options.frozenBackboneOutsideTape,
+    accumulationSteps: options.accumulationSteps,
+    checkpointing: options.checkpointing,
+  }).peakBytes;
+}
+
+/**
+ * Peak (tf.profile) and saved activations of one profiled step, the median time of the timed steps,
+ * and the planner's peak for the side.
+ */
 async function measure(
   model: tf.LayersModel,
   backboneLayerCount: number,
@@ -36,7 +63,7 @@ async function measure(
   steps: number,
 ): Promise<BenchSide> {
   const trainer = new Trainer(model, backboneLayerCount, { seed: 1, ...side.options });
-  trainer.compile(side.phase, 1e-4, 10_000);
+  trainer.compile(side.phase, 1e-4, UNFREEZE_ALL);
   const batch = noiseBatch(BATCH, SIZE, CLASSES, 7);
   try {
     // Warm-up: creates Adam's slots and, on GPU backends, compiles the programs.
@@ -57,6 +84,7 @@ async function measure(
       peakBytes: profile.peakBytes,
       activationBytes: (metrics as StepMetrics | null)?.breakdown.savedActivations ?? 0,
       stepMs: times[Math.floor(times.length / 2)] ?? Number.NaN,
+      predictedPeakBytes: predict(describeModel(model, backboneLayerCount), side),
     };
   } finally {
     tf.dispose(batch);
@@ -117,7 +145,7 @@ const value = (side: BenchSide, metric: RowSpec['metric']): number =>
  * Measures every row; a side two rows share (the plain fine-tune) is measured once. `quick` times one
  * step per side instead of three (peak and activations come from one profiled step either way).
  * "activations" are the bytes the tape held for backward at its fullest (the worst micro-batch, or
- * the boundaries plus the worst segment recompute). predictedPeakBytes is left to the planner.
+ * the boundaries plus the worst segment recompute). predictedPeakBytes is planTfjs' peak for the side.
  */
 export async function techniqueRows(opts: { quick?: boolean }): Promise<BenchRow[]> {
   const steps = opts.quick ? 1 : 3;

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { trainableLayers, type LayerSpec, type ModelSpec } from './modelSpec';
-import { planKeras, planTfjs, predictionError, type PlanInput } from './planner';
+import {
+  checkpointSegments,
+  microBatchSizes,
+  planKeras,
+  planTfjs,
+  predictionError,
+  type PlanInput,
+} from './planner';
 
 const layer = (l: Partial<LayerSpec> & Pick<LayerSpec, 'name' | 'kind'>): LayerSpec => ({
   className: l.kind,
@@ -122,6 +129,170 @@ describe('planTfjs', () => {
     expect(all.flops).toBe(3 * 2 * (8 * 8 * 16 * 27 + 48));
     const head = planTfjs(input({ batch: 1, trainable: trainableLayers(spec, 'frozen', 0) }));
     expect(head.flops).toBe(2 * 8 * 8 * 16 * 27 + 3 * 2 * 48);
+  });
+});
+
+/** A conv → BN pair named for a Keras block, at 16×16×8. */
+const convBn = (prefix: string, from: string): LayerSpec[] => [
+  layer({
+    name: `${prefix}_conv`,
+    kind: 'conv2d',
+    inputs: [from],
+    inputShapes: [[16, 16, 8]],
+    outputShape: [16, 16, 8],
+    trainableWeightSizes: [8 * 8],
+    macs: 16 * 16 * 64,
+  }),
+  layer({
+    name: `${prefix}_bn`,
+    kind: 'batchNormalization',
+    inputs: [`${prefix}_conv`],
+    inputShapes: [[16, 16, 8]],
+    outputShape: [16, 16, 8],
+    trainableWeightSizes: [8, 8],
+    fixedWeightSizes: [8, 8],
+  }),
+];
+
+/** input → stem → block1a → block2a (with a residual add) → block3a → pooled dense head. */
+const blocks = (residualFrom = 'block2a_add'): ModelSpec => ({
+  name: 'blocks',
+  height: 16,
+  width: 16,
+  backboneLayerCount: 11,
+  layers: [
+    layer({ name: 'input_1', kind: 'input', outputShape: [16, 16, 3] }),
+    layer({
+      name: 'stem_conv',
+      kind: 'conv2d',
+      inputs: ['input_1'],
+      inputShapes: [[16, 16, 3]],
+      outputShape: [16, 16, 8],
+      trainableWeightSizes: [3 * 8],
+      macs: 16 * 16 * 24,
+    }),
+    ...convBn('block1a', 'stem_conv'),
+    ...convBn('block2a', 'block1a_bn'),
+    layer({
+      name: 'block2a_add',
+      kind: 'add',
+      inputs: ['block2a_bn', 'block1a_bn'],
+      inputShapes: [
+        [16, 16, 8],
+        [16, 16, 8],
+      ],
+      outputShape: [16, 16, 8],
+    }),
+    ...convBn('block3a', 'block2a_add'),
+    layer({
+      name: 'block3b_add',
+      kind: 'add',
+      inputs: ['block3a_bn', residualFrom],
+      inputShapes: [
+        [16, 16, 8],
+        [16, 16, 8],
+      ],
+      outputShape: [16, 16, 8],
+    }),
+    layer({
+      name: 'avg_pool',
+      kind: 'globalAveragePooling2d',
+      inputs: ['block3b_add'],
+      inputShapes: [[16, 16, 8]],
+      outputShape: [8],
+    }),
+    layer({
+      name: 'predictions',
+      kind: 'dense',
+      activation: 'softmax',
+      inputs: ['avg_pool'],
+      inputShapes: [[8]],
+      outputShape: [3],
+      trainableWeightSizes: [24, 3],
+      macs: 24,
+    }),
+  ],
+});
+
+describe('planTfjs with memory-saving techniques', () => {
+  const blocky = blocks();
+  const full = (over: Partial<PlanInput> = {}): PlanInput =>
+    input({ spec: blocky, batch: 64, trainable: trainableLayers(blocky, 'fine-tune', 100), ...over });
+
+  it('splits a batch into near-equal micro-batches as the trainer does', () => {
+    expect(microBatchSizes(10, 4)).toEqual([3, 3, 2, 2]);
+    expect(microBatchSizes(16, 4)).toEqual([4, 4, 4, 4]);
+    expect(microBatchSizes(3, 8)).toEqual([1, 1, 1]);
+    expect(microBatchSizes(5, 1)).toEqual([5]);
+  });
+
+  it('cuts segments at block changes where one tensor is live, as ml/train/segments.ts', () => {
+    const names = (spec: ModelSpec) => checkpointSegments(spec).map((s) => s.name);
+    expect(checkpointSegments(blocky)).toEqual([
+      { name: 'stem', layers: ['stem_conv'] },
+      { name: 'block1a', layers: ['block1a_conv', 'block1a_bn'] },
+      { name: 'block2a', layers: ['block2a_conv', 'block2a_bn', 'block2a_add'] },
+      { name: 'block3a', layers: ['block3a_conv', 'block3a_bn', 'block3b_add'] },
+      { name: 'top', layers: ['avg_pool', 'predictions'] },
+    ]);
+    // A residual from block1a's output into block3b keeps block3a in block2a's segment.
+    expect(names(blocks('block1a_bn'))).toEqual(['stem', 'block1a', 'block2a', 'top']);
+    // Without block names the whole model is one segment.
+    expect(names(spec)).toEqual(['stem']);
+  });
+
+  it('leaves the plan unchanged with one micro-batch and checkpointing off', () => {
+    expect(planTfjs(full({ accumulationSteps: 1, checkpointing: 'off' }))).toEqual(planTfjs(full()));
+  });
+
+  it('accumulation: activations of one micro-batch, the batch and its slice, and a gradient sum', () => {
+    const plain = planTfjs(full());
+    const micro = planTfjs(full({ batch: 16 }));
+    const accumulated = planTfjs(full({ accumulationSteps: 4 }));
+    expect(accumulated.at).toBe('backward');
+    expect(accumulated.peakBytes).toBeLessThan(plain.peakBytes);
+    expect(accumulated.categories.savedActivations).toBe(micro.categories.savedActivations);
+    expect(accumulated.categories.transient).toBe(micro.categories.transient);
+    expect(accumulated.categories.gradients).toBe(2 * plain.categories.gradients);
+    expect(accumulated.categories.input).toBe(plain.categories.input + micro.categories.input);
+    expect(total(accumulated.categories)).toBe(accumulated.peakBytes);
+  });
+
+  it('accumulation: an uneven split is planned at its largest micro-batch', () => {
+    const even = planTfjs(full({ batch: 60, accumulationSteps: 4 }));
+    const uneven = planTfjs(full({ batch: 61, accumulationSteps: 4 }));
+    expect(uneven.peakBytes).toBeGreaterThan(even.peakBytes);
+    expect(uneven.peakBytes).toBeLessThan(planTfjs(full({ batch: 64, accumulationSteps: 4 })).peakBytes);
+  });
+
+  it('checkpointing: keeps segment inputs and one segment recompute, not every activation', () => {
+    const plain = planTfjs(full());
+    const checkpointed = planTfjs(full({ checkpointing: 'blocks' }));
+    expect(checkpointed.peakBytes).toBeLessThan(plain.peakBytes);
+    expect(checkpointed.categories.savedActivations).toBeLessThan(plain.categories.savedActivations / 2);
+    expect(total(checkpointed.categories)).toBe(checkpointed.peakBytes);
+    // The peak's layers all belong to one segment.
+    const segment = checkpointSegments(blocky).find((s) => s.layers.includes(checkpointed.byLayer[0]!.layer));
+    expect(checkpointed.byLayer.every((l) => segment?.layers.includes(l.layer))).toBe(true);
+  });
+
+  it('checkpointing: ignored when the backbone runs outside the tape, and combines with accumulation', () => {
+    const frozen = trainableLayers(blocky, 'frozen', 0);
+    const outside = full({ trainable: frozen, backboneOutsideTape: true });
+    expect(planTfjs({ ...outside, checkpointing: 'blocks' })).toEqual(planTfjs(outside));
+    const both = planTfjs(full({ checkpointing: 'blocks', accumulationSteps: 4 }));
+    expect(both.peakBytes).toBeLessThan(planTfjs(full({ checkpointing: 'blocks' })).peakBytes);
+    expect(both.peakBytes).toBeLessThan(planTfjs(full({ accumulationSteps: 4 })).peakBytes);
+  });
+
+  it('checkpointing: counts the second forward of the recomputed segments in the FLOPs', () => {
+    const one = { batch: 1, checkpointing: 'blocks' as const };
+    // Every segment from the stem on trains; the last (pool and head) is only run under the tape.
+    const twice = 16 * 16 * 24 + 3 * 16 * 16 * 64;
+    expect(planTfjs(full(one)).flops).toBe(planTfjs(full({ batch: 1 })).flops + 2 * twice);
+    // Head only: the first trainable segment is the last one, nothing runs twice.
+    const head = { trainable: trainableLayers(blocky, 'frozen', 0) };
+    expect(planTfjs(full({ ...one, ...head })).flops).toBe(planTfjs(full({ batch: 1, ...head })).flops);
   });
 });
 

@@ -15,6 +15,13 @@ import { layerParams, product, type LayerSpec, type ModelSpec } from './modelSpe
  *      last layer's gradient is done: a full fine-tune peaks at the end of backprop;
  *   4. Adam updates all variables inside one tidy, leaving 14 temporaries per weight until the end:
  *      with few activations (small batch, few trainable layers) the update is the peak.
+ *   The memory-saving techniques are modelled as ml/train/trainer.ts runs them. Accumulation: each
+ *   micro-batch is a plain step of its own size, beside the whole batch, the micro-batch's slice and,
+ *   from the second micro-batch on, the running gradient sum (one more copy of the trainable weights).
+ *   Block checkpointing: the largest of the segment-by-segment forward outside the tape (kept segment
+ *   inputs plus one segment's outputs) and each segment's recompute under the tape (kept inputs up to
+ *   it, its saved tensors and gradients by the same recipes, the incoming activation gradient and the
+ *   weight gradients of the segments already done).
  * - `planKeras`: what TensorFlow/Keras on a CUDA card would need: activations only where a gradient
  *   needs them, nothing before the first trainable layer, each activation gradient freed once used.
  */
@@ -31,6 +38,16 @@ export interface PlanInput {
   backboneOutsideTape: boolean;
   /** Batches the input pipeline holds ready besides the current one (prefetch). */
   queuedBatches?: number;
+  /**
+   * Gradient accumulation: the batch is split into this many near-equal micro-batches whose gradients
+   * are summed into one update (default 1, no accumulation).
+   */
+  accumulationSteps?: number;
+  /**
+   * Gradient checkpointing at Keras block boundaries (default 'off'); only when the backbone is taped,
+   * as the trainer does.
+   */
+  checkpointing?: 'off' | 'blocks';
 }
 
 /** Bytes at the predicted peak, by category; they add up to `peakBytes`. */
@@ -52,7 +69,7 @@ export interface Plan {
   categories: PlanCategories;
   /** Bytes each layer holds at the peak (saved tensors plus gradients), largest first. */
   byLayer: { layer: string; bytes: number }[];
-  /** Floating-point operations of one step (2 per multiply-accumulate). */
+  /** Floating-point operations of one step (2 per multiply-accumulate), checkpointing's recompute included. */
   flops: number;
   /** Layer kinds without a measured recipe; their share is estimated. */
   approximateKinds: string[];
@@ -102,6 +119,12 @@ interface Recipe {
   grad: number;
   /** Temporaries beyond the output while the layer runs in inference mode. */
   inferenceTemp: number;
+  /**
+   * Temporaries of the layer's gradient, freed once it is done (they sit on top of the kept gradients
+   * while it runs). Only checkpointed segments use it: there a segment can end on a large BatchNorm,
+   * while the plain step's calibrated peak is the end of backprop over the whole model.
+   */
+  backwardSpike: number;
   exact: boolean;
 }
 
@@ -111,10 +134,11 @@ function recipe(layer: LayerSpec, s: Sizes, mode: TapeMode, trains: boolean): Re
   const X = O;
   // The input's gradient exists when something before this layer needs it.
   const dx = mode === 'path' || mode === 'frozen-path' ? I : 0;
-  const r = (saved: number, internal: number, inferenceTemp = 0, exact = true): Recipe => ({
+  const r = (saved: number, internal: number, inferenceTemp = 0, exact = true, spike = 0): Recipe => ({
     saved,
     grad: mode === 'off' ? 0 : dx + internal,
     inferenceTemp,
+    backwardSpike: mode === 'off' ? 0 : spike,
     exact,
   });
   switch (layer.kind) {
@@ -135,7 +159,7 @@ function recipe(layer: LayerSpec, s: Sizes, mode: TapeMode, trains: boolean): Re
         // Training mode: moments (mean, x - mean, square, mean), the fused op and the moving averages;
         // the gradient also flows back through the batch statistics.
         const internal = mode === 'path' ? 8 * X + 2.25 * P + 8 : 3 * X + 1.25 * P + 8;
-        return r(6 * X + 3.75 * P + 8, internal, X);
+        return r(6 * X + 3.75 * P + 8, internal, X, true, 2 * X);
       }
       return r(2 * X + 0.75 * P, 3 * X + 1.25 * P + 8, X);
     case 'activation':
@@ -219,99 +243,339 @@ function stepFlops(spec: ModelSpec, batch: number, modes: Map<string, TapeMode>)
   );
 }
 
-/** Predicted peak of one tfjs training step (see the file comment for what tfjs keeps). */
-export function planTfjs(input: PlanInput): Plan {
-  const { spec, batch, trainable } = input;
-  const params = parameterBytes(input);
-  const inputBytes = (1 + (input.queuedBatches ?? 0)) * batch * (spec.height * spec.width * 3 + 1) * F32;
+/** Sizes of k near-equal micro-batches of an n-image batch, as the trainer splits it. */
+export function microBatchSizes(n: number, k: number): number[] {
+  const parts = Math.max(1, Math.min(n, Math.floor(k)));
+  return Array.from({ length: parts }, (_, i) => Math.floor(n / parts) + (i < n % parts ? 1 : 0));
+}
+
+// Keras block prefixes, as ml/train/segments.ts cuts them: EfficientNet 'block2a_', MobileNetV2
+// 'block_2_', ResNet/DenseNet 'conv2_block1_'.
+const SEGMENT_PREFIX = /^(block\d+[a-z]+|block_\d+|conv\d+_block\d+)_/;
+
+/**
+ * The checkpoint segments of a model, by layer name, with the trainer's rule (ml/train/segments.ts):
+ * layers in a depth-first post-order from the output, cut before a layer whose block differs from the
+ * current segment's, but only where exactly one tensor is live. Layers before the first block form
+ * 'stem', those after the last 'top'. The input layer is in no segment.
+ */
+export function checkpointSegments(spec: ModelSpec): { name: string; layers: string[] }[] {
+  const byName = new Map(spec.layers.map((l) => [l.name, l]));
+  const output = spec.layers[spec.layers.length - 1];
+  if (!output) return [];
+  const order: LayerSpec[] = [];
+  const done = new Set<string>();
+  const stack: { l: LayerSpec; expanded: boolean }[] = [{ l: output, expanded: false }];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    if (done.has(top.l.name)) continue;
+    if (top.expanded) {
+      done.add(top.l.name);
+      order.push(top.l);
+      continue;
+    }
+    stack.push({ l: top.l, expanded: true });
+    for (const n of [...top.l.inputs].reverse()) {
+      const l = byName.get(n);
+      if (l) stack.push({ l, expanded: false });
+    }
+  }
+  const position = new Map(order.map((l, i) => [l.name, i]));
+  const lastUse = order.map(() => -1);
+  order.forEach((l, i) => {
+    for (const n of l.inputs) lastUse[position.get(n) ?? 0] = i;
+  });
+  const segments: { name: string; layers: string[] }[] = [];
+  let current = { name: 'stem', layers: [] as string[] };
+  let live = (lastUse[0] ?? -1) > 0 ? 1 : 0;
+  for (let i = 1; i < order.length; i++) {
+    const l = order[i]!;
+    const key = SEGMENT_PREFIX.exec(l.name)?.[1] ?? (current.name === 'stem' ? 'stem' : 'top');
+    const cutHere = live === 1 && (lastUse[i - 1] ?? -1) >= i && current.layers.length > 0;
+    if (cutHere && key !== current.name) {
+      segments.push(current);
+      current = { name: key, layers: [] };
+    } else if (current.layers.length === 0) {
+      current.name = key;
+    }
+    current.layers.push(l.name);
+    if ((lastUse[i] ?? -1) > i) live++;
+    for (const used of new Set(l.inputs.map((n) => position.get(n) ?? 0))) if (lastUse[used] === i) live--;
+  }
+  segments.push(current);
+  return segments;
+}
+
+type Candidate = { at: Plan['at']; categories: PlanCategories; byLayer: Map<string, number> };
+type PerLayer = Recipe & {
+  layer: string;
+  out: number;
+  /** Bytes of the layer's weight gradients (0 unless it trains). */
+  weightGradients: number;
+  /** Bytes of the fixed weights of a trainable layer, which a checkpoint recompute snapshots. */
+  fixed: number;
+};
+type Params = ReturnType<typeof parameterBytes>;
+
+/** Each taped layer's recipe for one (micro-)batch. */
+function tapedLayers(
+  taped: readonly LayerSpec[],
+  modes: Map<string, TapeMode>,
+  batch: number,
+  trainable: ReadonlySet<string>,
+  approximate: Set<string>,
+): PerLayer[] {
+  return taped.map((layer) => {
+    const s = sizes(layer, batch);
+    const trains = trainable.has(layer.name);
+    const rec = recipe(layer, s, modes.get(layer.name) ?? 'off', trains);
+    if (!rec.exact) approximate.add(layer.className);
+    return {
+      layer: layer.name,
+      out: s.O,
+      weightGradients: trains ? s.Pt : 0,
+      fixed: trains ? sum(layer.fixedWeightSizes) * F32 : 0,
+      ...rec,
+    };
+  });
+}
+
+/**
+ * The backbone outside the tape runs in inference mode, where tfjs-layers disposes each output as soon
+ * as its last consumer has run: only the frontier of the graph is alive. Returns that peak and the
+ * features it hands to the head.
+ */
+function backboneInference(spec: ModelSpec, batch: number, approximate: Set<string>) {
+  const backbone = spec.layers.slice(0, spec.backboneLayerCount);
+  const consumers = new Map<string, number>();
+  for (const l of backbone) for (const n of l.inputs) consumers.set(n, (consumers.get(n) ?? 0) + 1);
+  const outBytes = new Map<string, number>();
+  let live = 0;
+  let peak = 0;
+  let features = 0;
+  for (const layer of backbone) {
+    const s = sizes(layer, batch);
+    const rec = recipe(layer, s, 'off', false);
+    if (!rec.exact) approximate.add(layer.className);
+    if (layer.kind === 'input') continue;
+    peak = Math.max(peak, live + s.O + rec.inferenceTemp);
+    live += s.O;
+    outBytes.set(layer.name, s.O);
+    for (const n of layer.inputs) {
+      const left = (consumers.get(n) ?? 1) - 1;
+      consumers.set(n, left);
+      if (left === 0) live -= outBytes.get(n) ?? 0;
+    }
+    features = s.O;
+  }
+  return { peak, features };
+}
+
+/** Bytes alive besides one micro-batch's own pass: the batch, its slice, and the running gradient sum. */
+interface Held {
+  input: number;
+  accumulator: number;
+}
+
+/** Forward and backward of one micro-batch with the whole model (or the head) on the tape. */
+function tapedCandidates(
+  input: PlanInput,
+  params: Params,
+  batch: number,
+  held: Held,
+  approximate: Set<string>,
+): Candidate[] {
+  const { spec, trainable } = input;
   const outside = input.backboneOutsideTape;
   const taped = outside ? spec.layers.slice(spec.backboneLayerCount) : spec.layers;
   const modes = gradientPath(
     { ...spec, layers: taped },
     new Set([...trainable].filter((n) => taped.some((l) => l.name === n))),
   );
-  const approximate = new Set<string>();
-
-  const perLayer = taped.map((layer) => {
-    const s = sizes(layer, batch);
-    const mode = modes.get(layer.name) ?? 'off';
-    const rec = recipe(layer, s, mode, trainable.has(layer.name));
-    if (!rec.exact) approximate.add(layer.className);
-    return { layer: layer.name, out: s.O, ...rec };
-  });
-
-  // The backbone outside the tape runs in inference mode, where tfjs-layers disposes each output as soon
-  // as its last consumer has run: only the frontier of the graph is alive.
-  let backbonePeak = 0;
-  let features = 0;
-  if (outside) {
-    const backbone = spec.layers.slice(0, spec.backboneLayerCount);
-    const consumers = new Map<string, number>();
-    for (const l of backbone) for (const n of l.inputs) consumers.set(n, (consumers.get(n) ?? 0) + 1);
-    const outBytes = new Map<string, number>();
-    let live = 0;
-    for (const layer of backbone) {
-      const s = sizes(layer, batch);
-      const rec = recipe(layer, s, 'off', false);
-      if (!rec.exact) approximate.add(layer.className);
-      if (layer.kind === 'input') continue;
-      backbonePeak = Math.max(backbonePeak, live + s.O + rec.inferenceTemp);
-      live += s.O;
-      outBytes.set(layer.name, s.O);
-      for (const n of layer.inputs) {
-        const left = (consumers.get(n) ?? 1) - 1;
-        consumers.set(n, left);
-        if (left === 0) live -= outBytes.get(n) ?? 0;
-      }
-      features = s.O;
-    }
-  }
-
+  const perLayer = tapedLayers(taped, modes, batch, trainable, approximate);
+  const backbone = outside ? backboneInference(spec, batch, approximate) : { peak: 0, features: 0 };
+  const { features } = backbone;
   const saved = sum(perLayer.map((l) => l.saved));
-  const outputs = sum(perLayer.map((l) => l.out));
-  const grads = sum(perLayer.map((l) => l.grad));
-  const candidates: { at: Plan['at']; categories: PlanCategories }[] = [
+  const at = (f: (l: PerLayer) => number) => new Map(perLayer.map((l) => [l.layer, f(l)]));
+  const candidates: Candidate[] = [
     {
       at: 'forward',
-      categories: cats(params, inputBytes, { savedActivations: saved, transient: outputs + features }),
+      categories: cats(params, held.input, {
+        gradients: held.accumulator,
+        savedActivations: saved,
+        transient: sum(perLayer.map((l) => l.out)) + features,
+      }),
+      byLayer: at((l) => l.saved + l.out),
     },
     {
       at: 'backward',
-      categories: cats(params, inputBytes, {
-        gradients: params.gradients,
+      categories: cats(params, held.input, {
+        gradients: held.accumulator + params.gradients,
         savedActivations: saved,
-        transient: grads + features,
+        transient: sum(perLayer.map((l) => l.grad)) + features,
       }),
-    },
-    {
-      at: 'optimizer',
-      categories: cats(params, inputBytes, {
-        gradients: params.gradients,
-        transient: optimizerTemporaries(input.optimizer, params),
-      }),
+      byLayer: at((l) => l.saved + l.grad),
     },
   ];
   if (outside)
-    candidates.push({ at: 'backbone', categories: cats(params, inputBytes, { transient: backbonePeak }) });
+    candidates.push({
+      at: 'backbone',
+      categories: cats(params, held.input, { gradients: held.accumulator, transient: backbone.peak }),
+      byLayer: new Map(),
+    });
+  return candidates;
+}
+
+/**
+ * Forward and backward of one micro-batch checkpointed at block boundaries (ml/train/checkpoint.ts):
+ * each segment runs outside the tape keeping only its input, then from the last segment back each one
+ * is recomputed under the tape and backpropagated alone, with the boundaries before it still held, the
+ * incoming activation gradient, and the weight gradients of the segments already done.
+ */
+function checkpointedCandidates(
+  input: PlanInput,
+  params: Params,
+  batch: number,
+  held: Held,
+  approximate: Set<string>,
+): Candidate[] {
+  const { spec, trainable } = input;
+  const modes = gradientPath(spec, trainable);
+  const perLayer = new Map(
+    tapedLayers(spec.layers, modes, batch, trainable, approximate).map((l) => [l.layer, l]),
+  );
+  const segments = checkpointSegments(spec).map((s) => s.layers.map((n) => perLayer.get(n)!));
+  const boundary = segments.map((s) => s[s.length - 1]?.out ?? 0);
+  const first = segments.findIndex((s) => s.some((l) => l.weightGradients > 0));
+  if (first < 0) return [];
+  const last = segments.length - 1;
+  const candidates: Candidate[] = [];
+  const layerMap = (layers: PerLayer[], f: (l: PerLayer) => number) =>
+    new Map(layers.map((l) => [l.layer, f(l)]));
+  // boundary[s - 1] is the input of segment s; those from the first recomputed segment on are kept.
+  const kept = (s: number) => sum(boundary.slice(Math.max(1, first) - 1, s));
+  for (let s = 0; s < last; s++) {
+    const layers = segments[s]!;
+    const inputBoundary = s > 0 && s < first ? boundary[s - 1]! : 0;
+    // Outside the tape each layer's temporaries go when it returns; the outputs stay until the segment's.
+    let outputs = 0;
+    let peak = 0;
+    for (const l of layers) {
+      peak = Math.max(peak, outputs + l.out + l.inferenceTemp);
+      outputs += l.out;
+    }
+    candidates.push({
+      at: 'forward',
+      categories: cats(params, held.input, {
+        gradients: held.accumulator,
+        savedActivations: kept(s) + inputBoundary,
+        transient: peak,
+      }),
+      byLayer: layerMap(layers, (l) => l.out),
+    });
+  }
+  let doneGradients = 0;
+  for (let s = last; s >= first; s--) {
+    const layers = segments[s]!;
+    const saved = sum(layers.map((l) => l.saved));
+    const dy = s < last ? boundary[s]! : 0;
+    const snapshot = s < last ? sum(layers.map((l) => l.fixed)) : 0;
+    // Backprop walks the segment from its last layer; what each layer computes stays until the segment
+    // is done, and a layer's gradient temporaries (backwardSpike) sit on top while it runs.
+    let grads = 0;
+    let weightGrads = 0;
+    let worst = { grads: 0, weightGrads: 0, spike: 0 };
+    for (const l of [...layers].reverse()) {
+      grads += l.grad;
+      weightGrads += l.weightGradients;
+      if (grads + weightGrads + l.backwardSpike >= worst.grads + worst.weightGrads + worst.spike)
+        worst = { grads, weightGrads, spike: l.backwardSpike };
+    }
+    candidates.push(
+      {
+        at: 'backward',
+        categories: cats(params, held.input, {
+          gradients: held.accumulator + doneGradients,
+          savedActivations: kept(s) + saved,
+          transient: dy + snapshot + sum(layers.map((l) => l.out)),
+        }),
+        byLayer: layerMap(layers, (l) => l.saved + l.out),
+      },
+      {
+        at: 'backward',
+        categories: cats(params, held.input, {
+          gradients: held.accumulator + doneGradients + worst.weightGrads,
+          savedActivations: kept(s) + saved,
+          transient: dy + snapshot + worst.grads + worst.spike,
+        }),
+        byLayer: layerMap(layers, (l) => l.saved + l.grad),
+      },
+    );
+    doneGradients += weightGrads;
+  }
+  return candidates;
+}
+
+/** Predicted peak of one tfjs training step (see the file comment for what tfjs keeps). */
+export function planTfjs(input: PlanInput): Plan {
+  const { spec, batch, trainable } = input;
+  const params = parameterBytes(input);
+  const imageBytes = (n: number) => n * (spec.height * spec.width * 3 + 1) * F32;
+  const inputBytes = (1 + (input.queuedBatches ?? 0)) * imageBytes(batch);
+  const approximate = new Set<string>();
+  const checkpointed = input.checkpointing === 'blocks' && !input.backboneOutsideTape;
+  const pass = checkpointed ? checkpointedCandidates : tapedCandidates;
+  // The first micro-batch runs with no running sum; each later one beside it, and its own slice.
+  const micro = microBatchSizes(batch, input.accumulationSteps ?? 1);
+  const split = micro.length > 1;
+  const candidates: Candidate[] = micro.slice(0, 2).flatMap((size, i) =>
+    pass(
+      input,
+      params,
+      size,
+      {
+        input: inputBytes + (split ? imageBytes(size) : 0),
+        accumulator: i > 0 ? params.gradients : 0,
+      },
+      approximate,
+    ),
+  );
+  candidates.push({
+    at: 'optimizer',
+    categories: cats(params, inputBytes, {
+      gradients: params.gradients,
+      transient: optimizerTemporaries(input.optimizer, params),
+    }),
+    byLayer: new Map(),
+  });
   const total = (c: PlanCategories) => sum(Object.values(c));
   const best = candidates.reduce((a, b) => (total(b.categories) > total(a.categories) ? b : a));
-
-  const byLayer = perLayer
-    .map((l) => ({
-      layer: l.layer,
-      bytes: best.at === 'backward' ? l.saved + l.grad : best.at === 'forward' ? l.saved + l.out : 0,
-    }))
-    .filter((l) => l.bytes > 0)
-    .sort((a, b) => b.bytes - a.bytes);
 
   return {
     peakBytes: total(best.categories),
     at: best.at,
     categories: best.categories,
-    byLayer,
-    flops: stepFlops(spec, batch, gradientPath(spec, trainable)),
+    byLayer: [...best.byLayer]
+      .map(([layer, bytes]) => ({ layer, bytes }))
+      .filter((l) => l.bytes > 0)
+      .sort((a, b) => b.bytes - a.bytes),
+    flops:
+      stepFlops(spec, batch, gradientPath(spec, trainable)) +
+      (checkpointed ? 2 * batch * recomputedMacs(spec, trainable) : 0),
     approximateKinds: [...approximate].sort(),
   };
+}
+
+/**
+ * Multiply-accumulates per image that checkpointing runs twice: the forward of the segments from the
+ * first trainable one on, except the last, whose forward runs only under the tape.
+ */
+function recomputedMacs(spec: ModelSpec, trainable: ReadonlySet<string>): number {
+  const byName = new Map(spec.layers.map((l) => [l.name, l]));
+  const segments = checkpointSegments(spec).map((s) => s.layers.map((n) => byName.get(n)!));
+  const first = segments.findIndex((s) =>
+    s.some((l) => trainable.has(l.name) && sum(l.trainableWeightSizes) > 0),
+  );
+  return first < 0 ? 0 : sum(segments.slice(first, -1).flatMap((s) => s.map((l) => l.macs)));
 }
 
 function cats(

@@ -1,8 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { trainableLayers } from '../../core/modelSpec';
-import { planTfjs, predictionError } from '../../core/planner';
+import { checkpointSegments, planTfjs, predictionError } from '../../core/planner';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
+import { noiseBatch } from '../train/fixtures';
+import { blockSegments } from '../train/segments';
 import { Trainer } from '../train/trainer';
 import { describeModel } from './describe';
 
@@ -60,6 +62,82 @@ describe('planner against tf.profile on the cpu backend', () => {
       model.dispose();
     },
   );
+
+  type TechniqueCase = [
+    label: string,
+    unfreeze: number,
+    batch: number,
+    accumulationSteps: number,
+    checkpointing: 'off' | 'blocks',
+  ];
+  // Cases where the technique's own term is the peak (not the Adam update): accumulation peaks in a
+  // later micro-batch's backprop next to the gradient sum; checkpointing in block2a's recompute (full
+  // fine-tune) or in its forward outside the tape (last 30 layers, never recomputed).
+  const TECHNIQUES: TechniqueCase[] = [
+    ['accumulation 2, full fine-tune', 1000, 8, 2, 'off'],
+    ['accumulation 4, full fine-tune', 1000, 12, 4, 'off'],
+    ['accumulation 4 of an uneven batch (3, 2, 2, 2)', 1000, 9, 4, 'off'],
+    ['checkpointed full fine-tune', 1000, 8, 1, 'blocks'],
+    ['checkpointed, last 30 layers', 30, 32, 1, 'blocks'],
+    ['checkpointed and accumulation 2', 1000, 12, 2, 'blocks'],
+  ];
+
+  it.each(TECHNIQUES)(
+    '%s (unfreeze %i) at 32 px, batch %i: within 3%',
+    async (_label, unfreeze, batch, accumulationSteps, checkpointing) => {
+      const { model, backboneLayerCount } = buildClassifier({
+        ...EFFICIENTNET_PRESETS.tiny,
+        height: 32,
+        width: 32,
+        numClasses: 3,
+        seed: 1,
+      });
+      const spec = describeModel(model, backboneLayerCount);
+      const trainer = new Trainer(model, backboneLayerCount, { accumulationSteps, checkpointing, seed: 1 });
+      trainer.compile('fine-tune', 1e-3, unfreeze);
+      const data = noiseBatch(batch, 32, 3, 1);
+      await trainer.step(data);
+      const measured = await tf.profile(async () => {
+        await trainer.step(data);
+      });
+      const plan = planTfjs({
+        spec,
+        batch,
+        trainable: trainableLayers(spec, 'fine-tune', unfreeze),
+        optimizer: 'adam',
+        backboneOutsideTape: false,
+        accumulationSteps,
+        checkpointing,
+      });
+      expect(plan.at).not.toBe('optimizer');
+      expect(Math.abs(predictionError(plan.peakBytes, measured.peakBytes))).toBeLessThan(3);
+      tf.dispose(data);
+      trainer.dispose();
+      model.dispose();
+    },
+  );
+
+  it("cuts the same checkpoint segments as the trainer's blockSegments", () => {
+    for (const [preset, size] of [
+      [EFFICIENTNET_PRESETS.tiny, 32],
+      [{ ...EFFICIENTNET_PRESETS.b0, widthCoefficient: 0.25 }, 64],
+    ] as const) {
+      const { model, backboneLayerCount } = buildClassifier({
+        ...preset,
+        height: size,
+        width: size,
+        numClasses: 3,
+        seed: 1,
+      });
+      const planned = checkpointSegments(describeModel(model, backboneLayerCount));
+      const trained = blockSegments(model).map((s) => ({
+        name: s.name,
+        layers: s.layers.map((l) => l.name),
+      }));
+      expect(planned).toEqual(trained);
+      model.dispose();
+    }
+  });
 
   it('describes the model without creating tensors', () => {
     const { model, backboneLayerCount } = buildClassifier({
