@@ -15,12 +15,27 @@ export interface LabSnapshot {
   run: {
     status: string;
     error: string | null;
-    batches: { phase: string; loss: number }[];
+    batches: {
+      phase: string;
+      loss: number;
+      technique: { mode: string; microBatches: number };
+    }[];
     epochs: { phase: string; valLoss: number }[];
     phases: { phase: string; t: number; trainableParams: number }[];
     backend: string | null;
   };
   memory: { samples: { t: number; liveBytes: number }[]; markers: { t: number; label: string }[] };
+  sweep: {
+    status: string;
+    points: {
+      status: 'measured' | 'oom' | 'skipped';
+      presetId: string;
+      batch: number;
+      peakBytes?: number;
+      predictedBytes?: number;
+    }[];
+    largest: { status: string; batch: number | null; tried: { batch: number; fits: boolean }[] };
+  };
 }
 
 export async function snapshot(page: Page): Promise<LabSnapshot> {

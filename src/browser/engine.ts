@@ -416,19 +416,26 @@ export class LabEngine {
     this.stopRequested = false;
     const points: SweepPoint[] = [];
     let search = largestBatchSearch.start(lo, hi);
+    // Fits or not is decided against the simulated card, which counts live tensors: the pool does not
+    // change it, so probes share one backend (and its compiled programs) until a real failure.
+    let fresh = true;
     while (!search.done && !this.stopRequested) {
-      const point = await this.measureFresh(
-        config,
-        { batch: search.next, size, presetId: preset.id },
-        preset,
-        numClasses,
-      );
+      const target = { batch: search.next, size, presetId: preset.id };
+      const point: SweepPoint = fresh
+        ? await this.measureFresh(config, target, preset, numClasses)
+        : await measurePoint(this.requireBackend().name, config, target, preset, numClasses);
+      fresh = point.status === 'oom' && point.oomKind !== 'budget';
       points.push(point);
       emit({ kind: 'sweep-point', point });
       search = largestBatchSearch.advance(search, point.status === 'measured');
     }
     this.stopRequested = false;
     return { largest: search.done ? search.largest : null, points };
+  }
+
+  private requireBackend(): BackendInfo {
+    if (!this.backend) throw new Error('The engine has no backend yet; call init first.');
+    return this.backend;
   }
 
   private async measureFresh(

@@ -16,22 +16,23 @@ export function LayersPanel() {
     () => (spec ? phaseTrainable(spec, 'fine-tune', { unfreezeLastN, fineTuneLayers }) : new Set<string>()),
     [spec, unfreezeLastN, fineTuneLayers],
   );
+  if (!spec)
+    return (
+      <section className="panel" aria-labelledby="layers-title">
+        <h2 id="layers-title">Layers</h2>
+        <p>{status === 'error' ? 'The model could not be described.' : 'Describing the model…'}</p>
+      </section>
+    );
   return (
-    <section className="panel" aria-labelledby="layers-title">
-      <h2 id="layers-title">Layers to fine-tune</h2>
-      {!spec && <p>{status === 'error' ? 'The model could not be described.' : 'Describing the model…'}</p>}
-      {spec && (
-        <LayerExplorer
-          spec={spec}
-          trainable={trainable}
-          disabled={locked}
-          backendLabel={backend}
-          onChange={(next) => {
-            const backbone = spec.layers.slice(0, spec.backboneLayerCount).map((l) => l.name);
-            updateConfig({ fineTuneLayers: backbone.filter((n) => next.has(n)) });
-          }}
-        />
-      )}
-    </section>
+    <LayerExplorer
+      spec={spec}
+      trainable={trainable}
+      disabled={locked}
+      backendLabel={backend}
+      onChange={(next) => {
+        const backbone = spec.layers.slice(0, spec.backboneLayerCount).map((l) => l.name);
+        updateConfig({ fineTuneLayers: backbone.filter((n) => next.has(n)) });
+      }}
+    />
   );
 }

@@ -5,6 +5,7 @@ import { formatBytes } from '../core/memory';
 import { phasePeaks, stepPeaks } from '../core/phasePeaks';
 import { BreakdownTable } from './BreakdownTable';
 import { ReleaseControl } from './ReleaseControl';
+import { RunComparison } from './RunComparison';
 import { SavedByLayer } from './SavedByLayer';
 import { useLab } from './useLab';
 
@@ -75,6 +76,7 @@ export function MemoryPanel() {
       </dl>
       <MemoryTimeline points={points} markers={markers} backend={backend} hasPool={hasPool} />
       <BreakdownTable />
+      <RunComparison />
       <SavedByLayer />
       <ReleaseControl />
     </section>

@@ -1,7 +1,8 @@
 import { formatBytes } from '../core/memory';
 import type { OomKind } from '../core/oom';
 import { oomMessage } from '../core/oom';
-import { remediesFor } from '../core/remedies';
+import { planInput, planTfjs, type Plan } from '../core/planner';
+import { ALLOCATION_ORDER, crossingCategory, rankRemedies, remediesFor } from '../core/remedies';
 import { commands } from '../store/commands';
 import { useLab } from './useLab';
 
@@ -16,13 +17,31 @@ const KIND_WORDS: Record<OomKind, string> = {
   'host-oom': 'JavaScript could not allocate the memory (CPU backend or image decoding).',
 };
 
+const CATEGORY_WORDS: Record<keyof Plan['categories'], string> = {
+  weights: 'weights',
+  optimizer: 'Adam slots',
+  input: 'input batches',
+  gradients: 'weight gradients',
+  savedActivations: 'activations saved for backward',
+  transient: 'activation gradients and temporaries',
+};
+
 /** What ran out, where, and one-click fixes that continue the run. */
 export function OomPanel() {
   const run = useLab((s) => s.run);
   const config = useLab((s) => s.config);
+  const spec = useLab((s) => s.planner.spec);
   if (run.status !== 'oom' || !run.oom) return null;
   const oom = run.oom;
-  const remedies = remediesFor(oom, config, run.result?.lastPhase ?? null);
+  const phase = run.result?.lastPhase ?? null;
+  const remedies = remediesFor(oom, config, phase);
+  // The planner's view needs the model as it ran; a changed resolution or model waits for a new description.
+  const plannable =
+    spec !== null && phase !== null && spec.height === config.height && spec.width === config.width;
+  const limit = Number.isFinite(oom.limit) ? oom.limit : Number.POSITIVE_INFINITY;
+  const ranked = plannable ? rankRemedies(remedies, spec, config, phase, limit) : null;
+  const failing = plannable ? planTfjs(planInput(spec, config, phase)) : null;
+  const crossed = failing && Number.isFinite(oom.limit) ? crossingCategory(failing, oom.limit) : null;
   return (
     <section className="panel oom" aria-labelledby="oom-title" data-testid="oom-panel">
       <h2 id="oom-title">Out of memory: ResourceExhaustedError</h2>
@@ -66,10 +85,29 @@ export function OomPanel() {
           </div>
         )}
       </dl>
+      {failing && (
+        <p data-testid="oom-crossing">
+          The planner predicts this step at {formatBytes(failing.peakBytes)} (peak at the {failing.at}){' '}
+          <span className="label-predicted">predicted · tfjs model</span>:{' '}
+          {ALLOCATION_ORDER.map((k) => `${CATEGORY_WORDS[k]} ${formatBytes(failing.categories[k])}`).join(
+            ' + ',
+          )}
+          .
+          {crossed && (
+            <>
+              {' '}
+              Added in that order, <strong>{CATEGORY_WORDS[crossed]}</strong> is what crosses the limit.
+            </>
+          )}
+        </p>
+      )}
       <p>The model kept its last good weights. Pick a fix; training continues from where it failed:</p>
       <ol className="remedies" data-testid="remedies">
-        {remedies.map((r) => (
-          <li key={r.id}>
+        {(
+          ranked ??
+          remedies.map((remedy) => ({ remedy, predictedBytes: Number.NaN, fits: false, note: null }))
+        ).map(({ remedy: r, predictedBytes, fits, note }) => (
+          <li key={r.id} data-testid={`ranked-${r.id}`}>
             <button
               type="button"
               data-testid={`remedy-${r.id}`}
@@ -78,7 +116,16 @@ export function OomPanel() {
               {r.title}
             </button>
             <small className="hint">
-              {r.why} <span className="label-predicted">saving not predicted yet: measured when it runs</span>
+              {r.why}{' '}
+              {ranked ? (
+                <span data-testid={`remedy-${r.id}-predicted`}>
+                  Step peak then {formatBytes(predictedBytes)}
+                  {Number.isFinite(limit) && (fits ? ', fits the limit' : ', still over the limit')}{' '}
+                  <span className="label-predicted">predicted · tfjs model{note ? `, ${note}` : ''}</span>
+                </span>
+              ) : (
+                <span className="label-predicted">not predicted: the model is being described again</span>
+              )}
             </small>
           </li>
         ))}

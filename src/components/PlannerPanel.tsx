@@ -1,8 +1,7 @@
 import { useMemo } from 'react';
 import { formatBytes } from '../core/memory';
-import { phaseTrainable } from '../core/modelSpec';
 import { stepPeaks } from '../core/phasePeaks';
-import { planKeras, planTfjs, predictionError, type Plan, type PlanInput } from '../core/planner';
+import { planInput, planKeras, planTfjs, predictionError, type Plan } from '../core/planner';
 import type { TrainConfig, TrainingPhase } from '../core/protocol';
 import { useLab } from './useLab';
 
@@ -53,14 +52,7 @@ export function PlannerPanel() {
     if (!spec) return [];
     const phases: TrainingPhase[] = config.fineTuneEpochs > 0 ? ['frozen', 'fine-tune'] : ['frozen'];
     return phases.map((phase) => {
-      const input: PlanInput = {
-        spec,
-        batch: config.batchSize,
-        trainable: phaseTrainable(spec, phase, config),
-        optimizer: 'adam',
-        backboneOutsideTape: phase === 'frozen' && config.techniques.backboneOutsideTape,
-        queuedBatches: config.prefetch,
-      };
+      const input = planInput(spec, config, phase);
       return {
         phase,
         tfjs: planTfjs(input),

@@ -95,7 +95,10 @@ export function SweepPanel(props: SweepPanelProps) {
           ? 'No simulated card is set: a point runs out only when the real GPU does.'
           : `A point runs out when the step needs more than the simulated ${formatBytes(budgetBytes)} card; the larger batches at the same size and preset are then skipped.`}{' '}
         Between points the lab releases everything and re-creates the backend, so tfjs&apos; pool (which never
-        frees a buffer size it has seen) does not distort later points.
+        frees a buffer size it has seen) does not distort later points. Each point builds the configured model
+        at its size with zero weights and trains one step on a synthetic batch (memory depends on neither
+        weights nor pixels) after a warm-up step that creates Adam&apos;s slots. Find largest batch searches
+        batches 1–256 at the configured resolution and trainable layers.
       </p>
 
       <fieldset disabled={busy}>

@@ -27,6 +27,20 @@ export interface StepBreakdown {
   /** The input batch (images and labels). */ input: number;
 }
 
+/** How a training step ran: outside the tape (frozen backbone), fully taped, or checkpointed. */
+export type StepMode = 'outside-tape' | 'taped' | 'checkpointed';
+
+/** How a step ran, so its measured bytes can be read against the technique that produced them. */
+export interface StepTechnique {
+  mode: StepMode;
+  /** Micro-batches whose gradients were summed into the one update (1: no accumulation). */ microBatches: number;
+  /** Images in the largest micro-batch: what saved activations scale with. */ microBatchSize: number;
+  /** Bytes of the running gradient sum, alive next to each micro-batch's own gradients; 0 without accumulation. */
+  accumulatorBytes: number;
+  /** Checkpointing only: segments of the model, segments recomputed, bytes of the boundaries kept for backward. */
+  checkpoint: { segments: number; recomputed: number; boundaryBytes: number } | null;
+}
+
 /** Everything at the step's peak that no category accounts for: temporaries of the largest op, etc. */
 export function transientBytes(b: StepBreakdown, peak: number): number {
   return Math.max(0, peak - (b.weights + b.gradients + b.optimizer + b.savedActivations + b.input));

@@ -1,4 +1,5 @@
-import { layerParams, product, type LayerSpec, type ModelSpec } from './modelSpec';
+import { layerParams, phaseTrainable, product, type LayerSpec, type ModelSpec } from './modelSpec';
+import type { TrainConfig, TrainingPhase } from './protocol';
 
 /**
  * The memory planner: peak bytes of one training step, by category, from layer shapes alone.
@@ -642,4 +643,18 @@ export function planKeras(input: PlanInput, precision: Precision = 'float32'): P
 /** Signed error of a prediction against a measurement, in percent of the measurement. */
 export function predictionError(predicted: number, measured: number): number {
   return measured > 0 ? ((predicted - measured) / measured) * 100 : 0;
+}
+
+/** The planner's input for one phase of a configuration, as the trainer runs it. */
+export function planInput(spec: ModelSpec, c: TrainConfig, phase: TrainingPhase): PlanInput {
+  return {
+    spec,
+    batch: c.batchSize,
+    trainable: phaseTrainable(spec, phase, c),
+    optimizer: 'adam',
+    backboneOutsideTape: phase === 'frozen' && c.techniques.backboneOutsideTape,
+    queuedBatches: c.prefetch,
+    accumulationSteps: c.techniques.accumulationSteps,
+    checkpointing: phase === 'fine-tune' ? c.techniques.checkpointing : 'off',
+  };
 }

@@ -4,7 +4,7 @@ import type { AugmentConfig } from './config';
 import type { ModelId, WeightsChoice } from './models';
 import type { SweepGrid, SweepPoint, SweepPreset } from './sweep';
 import type { BackendInfo, BackendRequest } from './backend';
-import type { MemorySample, StepBreakdown } from './memory';
+import type { MemorySample, StepBreakdown, StepTechnique } from './memory';
 import type { OomDetails } from './oom';
 
 /** The memory-saving techniques of a run (each a real training mode, predicted and measured). */
@@ -87,6 +87,7 @@ export type EngineEvent =
       /** Wall time of this step in ms, measured. */ stepMs: number;
       /** The step's peak live bytes, as tf.profile would report them (measured at every kernel). */ peakBytes?: number;
       /** Bytes by category during this step, measured. */ breakdown: StepBreakdown;
+      /** How the step ran (tape mode, micro-batches, checkpoint segments). */ technique: StepTechnique;
       t: number;
     }
   | {

@@ -1,5 +1,7 @@
+import type { ModelSpec } from './modelSpec';
 import type { OomDetails } from './oom';
-import type { TrainConfig } from './protocol';
+import { planInput, planTfjs, type Plan } from './planner';
+import type { TrainConfig, TrainingPhase } from './protocol';
 
 /** One fix the user can apply with a click. */
 export interface Remedy {
@@ -17,8 +19,7 @@ function shrinkSide(side: number): number {
 /**
  * Fixes for a run that ran out of memory, most effective first for where it failed. Activations
  * (forward and backward) scale with batch × height × width, so those come first; gradients and Adam
- * slots scale with the trainable set. Predicted savings come with the planner; until then each fix's
- * effect is measured by training again.
+ * slots scale with the trainable set. `rankRemedies` adds the planner's prediction for each.
  */
 export function remediesFor(
   oom: OomDetails,
@@ -54,9 +55,37 @@ export function remediesFor(
           patch: { unfreezeLastN: Math.floor(config.unfreezeLastN / 2), fineTuneLayers: null },
         }
       : null;
+  const t = config.techniques;
+  const accumulate: Remedy | null =
+    t.accumulationSteps * 2 <= config.batchSize
+      ? {
+          id: 'accumulate',
+          title: `Accumulate gradients: ${t.accumulationSteps * 2} micro-batches of ${Math.ceil(config.batchSize / (t.accumulationSteps * 2))}`,
+          why: 'The optimizer still sees the whole batch of images, but activations are held for one micro-batch at a time.',
+          patch: { techniques: { ...t, accumulationSteps: t.accumulationSteps * 2 } },
+        }
+      : null;
+  const checkpoint: Remedy | null =
+    phase === 'fine-tune' && t.checkpointing === 'off'
+      ? {
+          id: 'checkpoint',
+          title: 'Checkpoint gradients per block',
+          why: 'Keeps only block boundaries in the forward pass and recomputes each block in backward: one more forward pass for most of the activations.',
+          patch: { techniques: { ...t, checkpointing: 'blocks' } },
+        }
+      : null;
+  const outsideTape: Remedy | null =
+    phase === 'frozen' && !t.backboneOutsideTape
+      ? {
+          id: 'outside-tape',
+          title: 'Run the frozen backbone outside the gradient tape',
+          why: 'tfjs keeps every taped activation until backprop ends, frozen layers too; outside the tape they are freed as soon as they are used.',
+          patch: { techniques: { ...t, backboneOutsideTape: true } },
+        }
+      : null;
   const ordered = activations
-    ? [smallerBatch, lowerResolution, fewerLayers]
-    : [fewerLayers, smallerBatch, lowerResolution];
+    ? [outsideTape, smallerBatch, accumulate, checkpoint, lowerResolution, fewerLayers]
+    : [fewerLayers, outsideTape, smallerBatch, accumulate, checkpoint, lowerResolution];
   for (const r of ordered) if (r) out.push(r);
   if (oom.kind === 'budget' && config.budgetBytes !== null) {
     out.push({
@@ -67,4 +96,64 @@ export function remediesFor(
     });
   }
   return out;
+}
+
+/** A remedy with the planner's peak for the phase that failed, once applied. */
+export interface RankedRemedy {
+  remedy: Remedy;
+  /** Predicted peak of one step of the failing phase with the remedy applied (tfjs model). */
+  predictedBytes: number;
+  /** Whether the prediction is under the limit. */ fits: boolean;
+  /** How the prediction was made, when not directly from the planner. */ note: string | null;
+}
+
+/**
+ * The remedies ranked by the planner: those predicted to fit first, then by predicted peak. `spec`
+ * describes the model at the current resolution; a remedy that changes the resolution is predicted by
+ * scaling the activation and input bytes with the pixel count (convolutions scale with H × W).
+ */
+export function rankRemedies(
+  remedies: readonly Remedy[],
+  spec: ModelSpec,
+  config: TrainConfig,
+  phase: TrainingPhase,
+  limit: number,
+): RankedRemedy[] {
+  const ranked = remedies.map((remedy) => {
+    const c = { ...config, ...remedy.patch };
+    const plan = planTfjs(planInput(spec, c, phase));
+    const area = (c.height * c.width) / (config.height * config.width);
+    const scaled = area !== 1;
+    const k = plan.categories;
+    const predictedBytes = scaled
+      ? k.weights + k.gradients + k.optimizer + area * (k.input + k.savedActivations + k.transient)
+      : plan.peakBytes;
+    const note = scaled ? 'activations scaled by the pixel count' : null;
+    return { remedy, predictedBytes, fits: predictedBytes <= limit, note };
+  });
+  return ranked.sort((a, b) => Number(b.fits) - Number(a.fits) || a.predictedBytes - b.predictedBytes);
+}
+
+/** The planner's categories in the order a training step brings them alive. */
+export const ALLOCATION_ORDER: readonly (keyof Plan['categories'])[] = [
+  'weights',
+  'optimizer',
+  'input',
+  'gradients',
+  'savedActivations',
+  'transient',
+];
+
+/**
+ * Which category pushed the predicted step over the limit: the planner's categories added in the order
+ * they come alive (weights, optimizer slots, input, gradients, saved activations, the rest), and the
+ * first that crosses. Null when the prediction stays under the limit.
+ */
+export function crossingCategory(plan: Plan, limit: number): keyof Plan['categories'] | null {
+  let total = 0;
+  for (const key of ALLOCATION_ORDER) {
+    total += plan.categories[key];
+    if (total > limit) return key;
+  }
+  return null;
 }

@@ -15,6 +15,7 @@ export const INITIAL_RUN: RunSlice['run'] = {
   oom: null,
   error: null,
   backend: null,
+  previous: null,
 };
 
 function initialState(): LabState {

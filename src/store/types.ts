@@ -1,7 +1,7 @@
 import type { BackendInfo, BackendRequest } from '../core/backend';
 import type { ModelSpec } from '../core/modelSpec';
 import type { SweepGrid, SweepPoint } from '../core/sweep';
-import type { MemorySample, StepBreakdown, TimelineMarker } from '../core/memory';
+import type { MemorySample, StepBreakdown, StepTechnique, TimelineMarker } from '../core/memory';
 import type { OomDetails } from '../core/oom';
 import type {
   ImageSource,
@@ -62,6 +62,7 @@ export interface BatchPoint {
   /** Measured step time, ms. */ stepMs: number;
   /** Step peak live bytes, read at every kernel (equals tf.profile's peakBytes). */ peakBytes?: number;
   /** Bytes by category during the step. */ breakdown: StepBreakdown;
+  /** How the step ran (tape mode, micro-batches, checkpoint segments). */ technique: StepTechnique;
 }
 
 /** One finished epoch. */
@@ -86,6 +87,13 @@ export interface PhaseInfo {
   batchesPerEpoch: number;
 }
 
+/** What the memory view compares a run against: the settings and measured step peaks of the run before. */
+export interface PreviousRun {
+  config: TrainConfig;
+  backend: string | null;
+  /** Highest measured step peak per phase. */ peaks: { phase: string; peakBytes: number }[];
+}
+
 export interface RunSlice {
   run: {
     status: 'idle' | 'running' | 'stopping' | 'completed' | 'stopped' | 'oom' | 'failed';
@@ -98,6 +106,8 @@ export interface RunSlice {
     /** What ran out, when status is 'oom'. */ oom: OomDetails | null;
     error: string | null;
     /** Backend the run trained on. */ backend: string | null;
+    /** The run before this one, kept so a technique can be read as a before/after pair. */
+    previous: PreviousRun | null;
   };
 }
 

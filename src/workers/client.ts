@@ -16,6 +16,7 @@ import type {
 } from '../core/protocol';
 import { scanFiles, withoutUndecodable, isTrainable, type FoundFile } from '../core/scan';
 import { validateTrainConfig } from '../core/settings';
+import { stepPeaks } from '../core/phasePeaks';
 import { gridPoints, validateGrid, type SweepPreset } from '../core/sweep';
 import type { ModelSpec } from '../core/modelSpec';
 import { formatBytes } from '../core/memory';
@@ -523,9 +524,15 @@ export class LabClient implements LabCommands {
     const config = state.config;
     const batchesPerEpoch = Math.ceil(payload.train.length / config.batchSize);
     const epochs = (resumeFrom === 'fine-tune' ? 0 : config.frozenEpochs) + config.fineTuneEpochs;
+    const last = state.run;
+    const previous =
+      last.config && last.batches.length > 0
+        ? { config: last.config, backend: last.backend, peaks: stepPeaks(last.batches) }
+        : last.previous;
     labStore.setState({
       run: {
         ...INITIAL_RUN,
+        previous,
         status: 'running',
         config,
         backend: state.engine.backend?.name ?? null,
@@ -626,6 +633,7 @@ function onEngineEvent(e: EngineEvent): void {
                 accuracy: e.accuracy,
                 stepMs: e.stepMs,
                 breakdown: e.breakdown,
+                technique: e.technique,
                 ...(e.peakBytes !== undefined ? { peakBytes: e.peakBytes } : {}),
               },
             ],

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { StepBreakdown } from '../../core/memory';
+import type { StepBreakdown, StepMode, StepTechnique } from '../../core/memory';
 import type { EngineEvent, TrainingPhase, TrainResult } from '../../core/protocol';
 import { EarlyStopping } from '../../core/earlyStopping';
 import type { Batch } from '../data/pipeline';
@@ -7,6 +7,7 @@ import { inPhase, setStepPhase } from '../memory/stepPhase';
 import { checkpointedGradients } from './checkpoint';
 import { withDropoutSeeds } from './dropoutSeeds';
 import { applyPhase, type TrainableSummary, type Unfreeze } from './freeze';
+import { DynamicLossScale, type LossScaleOptions, type LossScaleState } from './lossScale';
 import { sparseAccuracy, sparseCategoricalCrossentropy } from './losses';
 import {
   distinctBytes,
@@ -27,18 +28,7 @@ export interface Metrics {
  * How the step's forward and backward ran. 'outside-tape': frozen backbone under tf.tidy, only the head
  * taped; 'taped': every layer on the tape; 'checkpointed': block segments, each recomputed in backward.
  */
-export type StepMode = 'outside-tape' | 'taped' | 'checkpointed';
-
-/** How a step ran, so its measured bytes can be read against the technique that produced them. */
-export interface StepTechnique {
-  mode: StepMode;
-  /** Micro-batches whose gradients were summed into the one update (1: no accumulation). */ microBatches: number;
-  /** Images in the largest micro-batch: what saved activations scale with. */ microBatchSize: number;
-  /** Bytes of the running gradient sum, alive next to each micro-batch's own gradients; 0 without accumulation. */
-  accumulatorBytes: number;
-  /** Checkpointing only: segments of the model, segments recomputed, bytes of the boundaries kept for backward. */
-  checkpoint: { segments: number; recomputed: number; boundaryBytes: number } | null;
-}
+export type { StepMode, StepTechnique } from '../../core/memory';
 
 /** What a training step reports. */
 export interface StepMetrics extends Metrics {
@@ -49,6 +39,8 @@ export interface StepMetrics extends Metrics {
    */
   breakdown: StepBreakdown;
   technique: StepTechnique;
+  /** Dynamic loss scaling: the scale this step used and whether it skipped the update; null when off. */
+  lossScale: LossScaleState | null;
 }
 
 /** The classifier cut where the head starts: both halves share the classifier's layers and weights. */
@@ -79,6 +71,16 @@ export interface TrainerOptions {
    * one extra forward pass.
    */
   checkpointing: 'off' | 'blocks';
+  /**
+   * 'dynamic': Keras' LossScaleOptimizer. The loss is multiplied by a scale before the backward pass and
+   * the gradients divided by it after; a step with a non-finite gradient is skipped and halves the
+   * scale, and a run of finite steps doubles it. It exists for low-precision formats (float16 textures),
+   * where small gradients would otherwise round to zero; in float32 it changes nothing but rounding.
+   * The scale starts afresh at every compile(), as a recompiled Keras model gets a new optimizer.
+   */
+  lossScaling: 'off' | 'dynamic';
+  /** Loss scale settings (Keras' defaults: start at 2^15, double after 2000 finite steps). */
+  lossScale?: Partial<LossScaleOptions>;
   /** Seeds the dropout masks of every step (a fresh stream per micro-batch); random when unset. */
   seed?: number;
 }
@@ -87,6 +89,7 @@ export const DEFAULT_TRAINER_OPTIONS: TrainerOptions = {
   frozenBackboneOutsideTape: true,
   accumulationSteps: 1,
   checkpointing: 'off',
+  lossScaling: 'off',
 };
 
 /** Sizes of k near-equal micro-batches of an n-image batch (never an empty one). */
@@ -123,6 +126,7 @@ export class Trainer {
   private phase: TrainingPhase = 'frozen';
   private split: SplitModel | null = null;
   private segments: Segment[] | null = null;
+  private lossScale: DynamicLossScale | null = null;
   private readonly seed: number;
   /** Forward passes drawn so far; each gets its own dropout stream. */
   private draws = 0;
@@ -147,6 +151,8 @@ export class Trainer {
     this.optimizer?.dispose();
     this.optimizer = tf.train.adam(learningRate);
     this.variables = this.model.trainableWeights.map((w) => w.read() as tf.Variable);
+    this.lossScale =
+      this.options.lossScaling === 'dynamic' ? new DynamicLossScale(this.options.lossScale) : null;
     return summary;
   }
 
@@ -199,11 +205,20 @@ export class Trainer {
     if (!optimizer) throw new Error('Trainer.step() called before compile()');
     // Tensors this step creates that outlive its tidies; all released when the step ends, however it ends.
     const owned: tf.Tensor[] = [];
-    const sum: tf.NamedTensorMap = {};
+    let sum: tf.NamedTensorMap = {};
     try {
       const run = this.accumulate(batch, owned, sum);
+      let lossScale: LossScaleState | null = null;
+      if (this.lossScale) {
+        const scaled = sum;
+        sum = {}; // unscale() owns the scaled gradients from here, and frees them however it ends.
+        const unscaled = await this.lossScale.unscale(scaled);
+        sum = unscaled.grads;
+        lossScale = this.lossScale.update(unscaled.finite);
+      }
       setStepPhase('optimizer');
-      optimizer.applyGradients(sum);
+      // A step whose gradients overflowed is skipped, as Keras' LossScaleOptimizer does.
+      if (!lossScale?.skipped) optimizer.applyGradients(sum);
       setStepPhase('other');
       const gradients = distinctBytes(Object.values(sum));
       const breakdown: StepBreakdown = {
@@ -226,6 +241,7 @@ export class Trainer {
           accumulatorBytes: run.sizes.length > 1 ? gradients : 0,
           checkpoint: run.checkpoint,
         },
+        lossScale,
       };
     } catch (err) {
       releaseAbandonedTape();
@@ -238,8 +254,9 @@ export class Trainer {
   }
 
   /**
-   * The gradients step() would apply for this batch, summed over its micro-batches, without applying
-   * them: for checking that the training modes agree. The caller disposes them.
+   * The gradients step() would apply for this batch, summed over its micro-batches (and divided by the
+   * loss scale), without applying them or moving the scale: for checking that the training modes
+   * agree. The caller disposes them.
    */
   gradients(batch: Batch): tf.NamedTensorMap {
     if (!this.optimizer) throw new Error('Trainer.gradients() called before compile()');
@@ -247,7 +264,11 @@ export class Trainer {
     const sum: tf.NamedTensorMap = {};
     try {
       this.accumulate(batch, owned, sum);
-      return sum;
+      const scale = this.lossScale?.scale ?? 1;
+      if (scale === 1) return sum;
+      const unscaled = tf.tidy(() => mapValues(sum, (g) => tf.div(g, scale)));
+      tf.dispose(Object.values(sum));
+      return unscaled;
     } catch (err) {
       releaseAbandonedTape();
       tf.dispose(Object.values(sum));
@@ -291,8 +312,9 @@ export class Trainer {
 
   /**
    * Forward and backward of one micro-batch, in the trainer's mode, with the loss scaled by `share`
-   * (its part of the batch) so the summed gradients are those of the batch mean. Its loss and
-   * weighted accuracy go into `owned`; its gradients are the caller's.
+   * (its part of the batch) so the summed gradients are those of the batch mean, and by the loss scale
+   * when on. Its loss (weighted, not loss-scaled) and weighted accuracy go into `owned`; its gradients
+   * are the caller's.
    */
   private microStep(
     micro: Batch,
@@ -301,7 +323,8 @@ export class Trainer {
     owned: tf.Tensor[],
   ): MicroStep {
     const mode = this.mode;
-    const kept: { accuracy?: tf.Scalar } = {};
+    const kept: { accuracy?: tf.Scalar; loss?: tf.Scalar } = {};
+    const lossScale = this.lossScale;
     const lossOf = (probs: tf.Tensor): tf.Scalar => {
       const accuracy = tf.keep(
         tf.tidy(() => tf.mul(sparseAccuracy(micro.ys, probs as tf.Tensor2D), share)) as tf.Scalar,
@@ -314,7 +337,13 @@ export class Trainer {
       }) as tf.Scalar;
       // Owned here too: if the backward pass fails, tfjs never hands the loss back.
       owned.push(loss);
-      return loss;
+      kept.loss = loss;
+      if (!lossScale) return loss;
+      // The reported loss is the unscaled one; kept, as the tape's scope frees what it does not return.
+      tf.keep(loss);
+      const scaled = lossScale.scaleLoss(loss);
+      owned.push(scaled);
+      return scaled;
     };
     return withDropoutSeeds(this.model, `${this.seed}:${this.draws++}`, (): MicroStep => {
       let saved = NOTHING_SAVED;
@@ -324,7 +353,7 @@ export class Trainer {
           saved = largerSaved(saved, savedActivations(weightIds, held));
         });
         return {
-          loss: r.value,
+          loss: kept.loss!,
           accuracy: kept.accuracy!,
           grads: r.grads,
           saved,
@@ -347,7 +376,7 @@ export class Trainer {
       }, this.variables);
       features?.dispose();
       owned.push(value);
-      return { loss: value, accuracy: kept.accuracy!, grads, saved, checkpoint: null };
+      return { loss: kept.loss!, accuracy: kept.accuracy!, grads, saved, checkpoint: null };
     });
   }
 
@@ -402,6 +431,11 @@ export class Trainer {
     this.split?.head.dispose();
     this.split = null;
   }
+}
+
+/** The map with each tensor replaced by fn of it. */
+function mapValues(map: tf.NamedTensorMap, fn: (t: tf.Tensor) => tf.Tensor): tf.NamedTensorMap {
+  return Object.fromEntries(Object.entries(map).map(([name, t]) => [name, fn(t)]));
 }
 
 /** Adds each gradient into the running sum (taking ownership of both, freeing what the sum replaces). */
@@ -556,6 +590,7 @@ export async function runTraining(
             loss: m.loss,
             accuracy: m.accuracy,
             breakdown: m.breakdown,
+            technique: m.technique,
             ...(peakBytes !== undefined ? { peakBytes } : {}),
             stepMs: performance.now() - start,
             t: ctx.now(),

@@ -1,0 +1,47 @@
+import { expect, test } from '@playwright/test';
+import { loadSample, openLab, snapshot, useTinySettings } from './lab';
+
+test('a sweep measures each point or marks it OOM on the chart, and the largest batch that fits is found', async ({
+  page,
+}) => {
+  // Each sweep point releases everything, so SwiftShader compiles every shader again: slow by design.
+  test.setTimeout(600_000);
+  await openLab(page);
+  await loadSample(page);
+  await useTinySettings(page, { size: 32, frozenEpochs: 1, fineTuneEpochs: 1, unfreezeLastN: 1000 });
+  await page.getByTestId('budget-select').selectOption('custom');
+  await page.getByTestId('budget-mb').fill('40');
+
+  await page.getByTestId('sweep-batches').fill('2, 32');
+  await page.getByTestId('sweep-sizes').fill('32');
+  await page.getByTestId('sweep-run').click();
+  await expect
+    .poll(async () => (await snapshot(page)).sweep.status, { timeout: 300_000, intervals: [1000] })
+    .toBe('done');
+
+  const points = (await snapshot(page)).sweep.points;
+  expect(points).toHaveLength(4);
+  const measured = points.filter((p) => p.status === 'measured');
+  expect(measured.length).toBeGreaterThan(0);
+  for (const p of measured) {
+    expect(p.peakBytes).toBeGreaterThan(0);
+    expect(Math.abs((p.predictedBytes! - p.peakBytes!) / p.peakBytes!)).toBeLessThan(0.1);
+  }
+  expect(points.some((p) => p.status === 'oom' && p.presetId === 'all')).toBe(true);
+  await expect(page.getByTestId('sweep-chart').first()).not.toHaveAttribute('data-oom-markers', '0');
+  await expect(page.getByTestId('sweep-row')).toHaveCount(4);
+
+  await page.getByTestId('sweep-find-largest').click();
+  await expect
+    .poll(async () => (await snapshot(page)).sweep.largest.status, { timeout: 300_000, intervals: [1000] })
+    .toBe('done');
+  const largest = (await snapshot(page)).sweep.largest;
+  expect(largest.batch).not.toBeNull();
+  // The search is consistent: its answer fit, the next batch up did not.
+  expect(largest.tried.find((t) => t.batch === largest.batch)?.fits).toBe(true);
+  expect(largest.tried.find((t) => t.batch === largest.batch! + 1)?.fits).toBe(false);
+  await expect(page.getByTestId('sweep-largest-result')).toHaveAttribute(
+    'data-largest',
+    String(largest.batch),
+  );
+});

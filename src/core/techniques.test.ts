@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TRAIN_CONFIG } from './settings';
+import { describeRunSettings, describeStep } from './techniques';
+
+describe('technique descriptions', () => {
+  it('names the settings memory depends on', () => {
+    const c = {
+      ...DEFAULT_TRAIN_CONFIG,
+      techniques: { backboneOutsideTape: false, accumulationSteps: 4, checkpointing: 'blocks' as const },
+    };
+    expect(describeRunSettings(c)).toBe(
+      'mobilenetv2 128×128, batch 8, fine-tune last 20 layers, frozen backbone on the tape, 4 accumulated micro-batches, per-block checkpointing',
+    );
+    expect(describeRunSettings({ ...DEFAULT_TRAIN_CONFIG, fineTuneLayers: ['a', 'b'] })).toContain(
+      'fine-tune 2 chosen layers, frozen backbone outside the tape',
+    );
+  });
+
+  it('says how a step ran', () => {
+    expect(
+      describeStep({
+        mode: 'checkpointed',
+        microBatches: 2,
+        microBatchSize: 4,
+        accumulatorBytes: 10,
+        checkpoint: { segments: 9, recomputed: 9, boundaryBytes: 100 },
+      }),
+    ).toBe('checkpointed, 2 micro-batches of up to 4 images, 9 of 9 segments recomputed in backward');
+    expect(
+      describeStep({
+        mode: 'outside-tape',
+        microBatches: 1,
+        microBatchSize: 8,
+        accumulatorBytes: 0,
+        checkpoint: null,
+      }),
+    ).toBe('backbone outside the tape');
+  });
+});
