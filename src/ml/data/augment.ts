@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { AugmentConfig } from '../../core/config';
+import { drawAugment } from '../../core/pixels';
 import type { Rng } from '../../core/rng';
 
 // Every op takes one [H, W, 3] float32 image in 0–255 pixel units and returns a new tensor;
@@ -29,19 +30,16 @@ export function flipLeftRight(img: tf.Tensor3D): tf.Tensor3D {
 }
 
 /**
- * Random flip → brightness → contrast. All three values are drawn on every call, in that order,
- * whatever is enabled, so one image's draws never shift the next image's.
+ * Random flip → brightness → contrast, drawn by drawAugment (the same draws as the pixel path's).
+ * Returns a fresh tensor the caller can dispose, even with everything off.
  */
 export function augment(img: tf.Tensor3D, cfg: AugmentConfig, rng: Rng): tf.Tensor3D {
-  const flip = rng.next() < 0.5;
-  const delta = rng.uniform(-cfg.brightnessMaxDelta, cfg.brightnessMaxDelta);
-  const factor = rng.uniform(cfg.contrastRange[0], cfg.contrastRange[1]);
+  const draw = drawAugment(cfg, rng);
   return tf.tidy(() => {
-    // clone() so the result is always a fresh tensor the caller can dispose, even with everything off.
     let out = tf.clone(img);
-    if (cfg.flip && flip) out = flipLeftRight(out);
-    if (cfg.brightnessMaxDelta > 0) out = adjustBrightness(out, delta);
-    if (cfg.contrastRange[0] !== 1 || cfg.contrastRange[1] !== 1) out = adjustContrast(out, factor);
+    if (draw.flip) out = flipLeftRight(out);
+    if (draw.brightnessDelta !== null) out = adjustBrightness(out, draw.brightnessDelta);
+    if (draw.contrastFactor !== null) out = adjustContrast(out, draw.contrastFactor);
     return out;
   });
 }

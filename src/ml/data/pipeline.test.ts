@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AugmentConfig } from '../../core/config';
+import { createRng } from '../../core/rng';
 import {
   makeDataset,
   toImageTensor,
@@ -28,6 +29,17 @@ const fakeDecode = async (item: PipelineItem): Promise<DecodedImage> => {
   const data = new Uint8ClampedArray(width * height * 4).fill(indexOf(item.path));
   for (let a = 3; a < data.length; a += 4) data[a] = 255;
   return { data, width, height, channels: 4 };
+};
+
+/** Decoded images of varying size (some RGB, some RGBA) with every value different, seeded by the item. */
+const noisyDecode = async (item: PipelineItem): Promise<DecodedImage> => {
+  const i = indexOf(item.path);
+  const rng = createRng(i);
+  const width = 2 + (i % 5) * 3;
+  const height = 1 + ((i * 7) % 6);
+  const channels = i % 2 === 0 ? 4 : 3;
+  const data = Uint8ClampedArray.from({ length: width * height * channels }, () => rng.int(256));
+  return { data, width, height, channels };
 };
 
 const options = (changes: Partial<PipelineOptions> = {}): PipelineOptions => ({
@@ -167,13 +179,55 @@ describe('makeDataset', () => {
     expect(tf.memory().numTensors).toBe(before);
   });
 
-  it('leaks no tensors over a full pass', async () => {
+  it('leaks no tensors over a full pass, augmenting on the GPU or the CPU', async () => {
+    for (const augmentOn of ['gpu', 'cpu'] as const) {
+      const before = tf.memory().numTensors;
+      const opts = options({
+        shuffle: true,
+        augmentOn,
+        augment: { flip: true, brightnessMaxDelta: 10, contrastRange: [0.8, 1.2] },
+      });
+      const ds = makeDataset(makeItems(13), opts);
+      expect(await collect(ds)).toHaveLength(4);
+      expect(await collect(ds)).toHaveLength(4);
+      expect(tf.memory().numTensors).toBe(before);
+    }
+  });
+
+  it('augments on the CPU to the same batches as on the GPU', async () => {
+    const configs: Array<AugmentConfig | undefined> = [
+      undefined,
+      { flip: true, brightnessMaxDelta: 0, contrastRange: [1, 1] },
+      { flip: true, brightnessMaxDelta: 30, contrastRange: [0.5, 1.5] },
+      { flip: false, brightnessMaxDelta: 5, contrastRange: [0.2, 0.2] },
+    ];
+    for (const augment of configs) {
+      for (const [height, width] of [
+        [4, 5],
+        [9, 2],
+        [1, 1],
+      ] as const) {
+        const opts = options({ decode: noisyDecode, shuffle: true, augment, height, width });
+        const gpu = await collect(makeDataset(makeItems(10), { ...opts, augmentOn: 'gpu' }));
+        const cpu = await collect(makeDataset(makeItems(10), { ...opts, augmentOn: 'cpu' }));
+        expect(cpu.map((b) => [b.xsShape, b.ys])).toEqual(gpu.map((b) => [b.xsShape, b.ys]));
+        const a = gpu.flatMap((b) => b.xs.flat(3));
+        const b = cpu.flatMap((b) => b.xs.flat(3));
+        expect(Math.max(...a.map((v, i) => Math.abs(v - (b[i] ?? NaN))))).toBeLessThan(1e-4);
+      }
+    }
+  });
+
+  it("turns a pixel buffer of the wrong size into that batch's error on the CPU path too", async () => {
+    const decode = async (item: PipelineItem): Promise<DecodedImage> =>
+      item.path === 'c2/5.png'
+        ? { data: new Uint8Array(7), width: 2, height: 2, channels: 3 }
+        : fakeDecode(item);
     const before = tf.memory().numTensors;
-    const opts = options({
-      shuffle: true,
-      augment: { flip: true, brightnessMaxDelta: 10, contrastRange: [0.8, 1.2] },
-    });
-    expect(await collect(makeDataset(makeItems(13), opts))).toHaveLength(4);
+    const it = await makeDataset(makeItems(8), options({ decode, augmentOn: 'cpu' })).iterator();
+    tf.dispose((await it.next()).value);
+    await expect(it.next()).rejects.toThrow('Could not load c2/5.png: Decoded pixel buffer has 7 values');
+    expect((await it.next()).done).toBe(true);
     expect(tf.memory().numTensors).toBe(before);
   });
 
@@ -221,6 +275,9 @@ describe('makeDataset', () => {
       /batchSize must be a positive integer/,
     );
     expect(() => makeDataset(makeItems(3), options({ prefetch: -1 }))).toThrow(RangeError);
+    expect(() =>
+      makeDataset(makeItems(3), options({ augmentOn: 'tpu' as unknown as PipelineOptions['augmentOn'] })),
+    ).toThrow("augmentOn must be 'gpu' or 'cpu' (got tpu).");
     expect(() => makeDataset([{ path: 'x/1.png', label: 3 }], options())).toThrow(
       'x/1.png has label 3, outside [0, 3).',
     );

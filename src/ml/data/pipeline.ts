@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { validateAugment, type AugmentConfig } from '../../core/config';
+import { drawAugment, toRgb, transformPixels, type AugmentOn } from '../../core/pixels';
 import { createRng } from '../../core/rng';
 import { inPhase } from '../memory/stepPhase';
 import { augment, resizeBilinear } from './augment';
@@ -40,6 +41,12 @@ export interface PipelineOptions {
   seed: number;
   /** Whether to shuffle the item order (with seed) before loading. */
   shuffle: boolean;
+  /**
+   * Where resize and augmentation run (default 'gpu'): 'gpu' as tensor ops on the active backend, from
+   * one tensor of the decoded image at its own size; 'cpu' in plain TypeScript on the decoded pixels,
+   * uploading only the finished [height, width, 3] image. Both give the same batches for a seed.
+   */
+  augmentOn?: AugmentOn;
   /** Batches prepared ahead on the device (tf.data prefetch); 0 = none. */
   prefetch: number;
   /** Checked before each image is read; once true the data set ends early (Stop), so draining it is quick. */
@@ -64,19 +71,7 @@ type Loaded = { xs: tf.Tensor3D; ys: tf.Scalar; failure: string };
 
 /** [H, W, 3] float32 in 0–255 from decoded pixels; alpha is dropped. */
 export function toImageTensor(img: DecodedImage): tf.Tensor3D {
-  const { data, width, height, channels } = img;
-  if (data.length !== width * height * channels) {
-    throw new Error(
-      `Decoded pixel buffer has ${data.length} values, expected ${width}×${height}×${channels}.`,
-    );
-  }
-  const rgb = new Float32Array(width * height * 3);
-  for (let src = 0, dst = 0; dst < rgb.length; src += channels, dst += 3) {
-    rgb[dst] = data[src] as number;
-    rgb[dst + 1] = data[src + 1] as number;
-    rgb[dst + 2] = data[src + 2] as number;
-  }
-  return tf.tensor3d(rgb, [height, width, 3], 'float32');
+  return tf.tensor3d(toRgb(img), [img.height, img.width, 3], 'float32');
 }
 
 function checkOptions(items: readonly PipelineItem[], opts: PipelineOptions): void {
@@ -93,6 +88,9 @@ function checkOptions(items: readonly PipelineItem[], opts: PipelineOptions): vo
   if (!Number.isInteger(opts.prefetch) || opts.prefetch < 0) {
     throw new RangeError(`prefetch must be an integer ≥ 0 (got ${opts.prefetch}).`);
   }
+  if (opts.augmentOn !== undefined && opts.augmentOn !== 'gpu' && opts.augmentOn !== 'cpu') {
+    throw new RangeError(`augmentOn must be 'gpu' or 'cpu' (got ${String(opts.augmentOn)}).`);
+  }
   const problems = opts.augment ? validateAugment(opts.augment) : [];
   if (problems.length > 0) throw new RangeError(`Invalid augmentation: ${problems.join(' ')}`);
   const bad = items.find((it) => !Number.isInteger(it.label) || it.label < 0 || it.label >= opts.numClasses);
@@ -100,7 +98,8 @@ function checkOptions(items: readonly PipelineItem[], opts: PipelineOptions): vo
 }
 
 /**
- * items → (seeded shuffle) → mapAsync(decode → tensor → resize → augment) → batch → map(raise failures) → prefetch.
+ * items → (seeded shuffle) → mapAsync(load) → batch → map(raise failures) → prefetch, where load is
+ * decode → tensor → resize → augment, or with augmentOn 'cpu' decode → resize → augment → tensor.
  * The order and every augmentation are fixed here from the seed, so iterating the dataset twice
  * yields the same batches.
  *
@@ -113,6 +112,7 @@ function checkOptions(items: readonly PipelineItem[], opts: PipelineOptions): vo
 export function makeDataset(items: readonly PipelineItem[], opts: PipelineOptions): tf.data.Dataset<Batch> {
   checkOptions(items, opts);
   const { height, width, augment: cfg } = opts;
+  const onCpu = opts.augmentOn === 'cpu';
   const rng = createRng(opts.seed);
   const ordered = opts.shuffle ? rng.shuffle(items) : items.slice();
   const elements: Element[] = ordered.map(({ path, label }) => ({ path, label, augSeed: rng.int(2 ** 32) }));
@@ -120,11 +120,19 @@ export function makeDataset(items: readonly PipelineItem[], opts: PipelineOption
   const load = async ({ path, label, augSeed }: Element): Promise<Loaded> => {
     try {
       const decoded = await opts.decode({ path, label });
+      const rgb = onCpu
+        ? transformPixels(decoded, height, width, cfg ? drawAugment(cfg, createRng(augSeed)) : null)
+        : null;
       // mapAsync cannot tidy across the await, so tidy the synchronous part here.
       return inPhase('input', () =>
         tf.tidy(() => {
-          const resized = resizeBilinear(toImageTensor(decoded), height, width);
-          const xs = cfg ? augment(resized, cfg, createRng(augSeed)) : resized;
+          let xs: tf.Tensor3D;
+          if (rgb) {
+            xs = tf.tensor3d(rgb, [height, width, 3], 'float32');
+          } else {
+            const resized = resizeBilinear(toImageTensor(decoded), height, width);
+            xs = cfg ? augment(resized, cfg, createRng(augSeed)) : resized;
+          }
           // An int32 scalar so batch() stacks an int32 [batch]; plain numbers would batch to float32.
           return { xs, ys: tf.scalar(label, 'int32'), failure: '' };
         }),
