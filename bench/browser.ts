@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
 import { plannerRows, type PlannerRow } from './plannerRows';
+import { inputRows } from './input';
 import { techniqueRows } from './techniques';
 import type { BenchRow } from './types';
 
@@ -30,7 +31,8 @@ async function main(): Promise<void> {
     result.planner = await plannerRows({
       onRow: (r) => window.__benchProgress?.push(`${r.config}: ${r.error.toFixed(2)}%`),
     });
-    if (params.get('techniques') !== '0') result.techniques = await techniqueRows({ quick: true });
+    if (params.get('techniques') !== '0')
+      result.techniques = [...(await techniqueRows({ quick: true })), ...(await inputRows({ quick: true }))];
   } catch (err) {
     result.error = err instanceof Error ? err.message : String(err);
   }

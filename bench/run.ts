@@ -5,6 +5,7 @@ import { findChromium } from '../e2e/chromium';
 import type { BrowserBench } from './browser';
 import { plannerRows } from './plannerRows';
 import { plannerSummary, plannerTable, techniqueTable } from './report';
+import { inputRows } from './input';
 import { techniqueRows } from './techniques';
 
 /**
@@ -25,6 +26,8 @@ async function cpu(): Promise<void> {
   if (techniques) {
     console.log('\n## Memory-saving techniques — cpu backend (Node)\n');
     print(techniqueTable(await techniqueRows({})));
+    console.log('\n## Input pipeline — cpu backend (Node)\n');
+    print(techniqueTable(await inputRows({})));
   }
 }
 

@@ -509,6 +509,7 @@ export class LabEngine {
       seed: config.seed * 1000 + epoch,
       shuffle,
       prefetch: config.prefetch,
+      augmentOn: config.augmentOn,
       isStopped,
       decode: (item) => decodeImage(byPath.get(item.path)!.source, item.path),
     });

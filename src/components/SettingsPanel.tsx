@@ -206,6 +206,22 @@ export function SettingsPanel() {
       </fieldset>
       <fieldset disabled={locked}>
         <legend>Augmentation (training images only)</legend>
+        <div className="field">
+          <label htmlFor="augment-on-select">Resize and augment on</label>
+          <select
+            id="augment-on-select"
+            data-testid="augment-on"
+            value={config.augmentOn}
+            onChange={(e) => updateConfig({ augmentOn: e.target.value === 'cpu' ? 'cpu' : 'gpu' })}
+          >
+            <option value="gpu">the training backend (tensor ops)</option>
+            <option value="cpu">the CPU, in the worker (one tensor per finished image)</option>
+          </select>
+          <small className="hint">
+            On the backend, each full-size decoded image becomes a tensor first; on the CPU only the resized
+            result does. Same pixels either way.
+          </small>
+        </div>
         <div className="row">
           <div className="field">
             <label>

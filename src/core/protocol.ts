@@ -1,6 +1,7 @@
 // Messages between the UI thread and the training engine (a Web Worker, or the same thread as a
 // fallback). Pure types: both sides import them, neither imports the other.
 import type { AugmentConfig } from './config';
+import type { AugmentOn } from './pixels';
 import type { ModelId, WeightsChoice } from './models';
 import type { SweepGrid, SweepPoint, SweepPreset } from './sweep';
 import type { BackendInfo, BackendRequest } from './backend';
@@ -36,6 +37,8 @@ export interface TrainConfig {
   fineTuneLayers: string[] | null;
   /** Memory-saving training techniques. */ techniques: TechniqueConfig;
   /** Training-only augmentation. */ augment: AugmentConfig;
+  /** Where resize and augmentation run: tensor ops on the backend, or plain TypeScript on the CPU. */
+  augmentOn: AugmentOn;
   /** Share of each class held out for validation. */ validationFraction: number;
   /** Seed for the split, shuffling, augmentation and initialisation. */ seed: number;
   /** EarlyStopping patience on val_loss, in epochs. */ patience: number;

@@ -20,6 +20,7 @@ export const DEFAULT_TRAIN_CONFIG: TrainConfig = {
   fineTuneLayers: null,
   techniques: { backboneOutsideTape: true, accumulationSteps: 1, checkpointing: 'off' },
   augment: DEFAULT_AUGMENT,
+  augmentOn: 'gpu',
   validationFraction: 0.2,
   seed: 42,
   patience: 2,
