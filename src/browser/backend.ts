@@ -19,6 +19,31 @@ async function webgpuUnavailableReason(): Promise<string | null> {
   return adapter ? null : 'WebGPU: no GPU adapter available (blocklisted driver or disabled)';
 }
 
+/** tfjs registers its WebGL backend at this priority. */
+const WEBGL_PRIORITY = 2;
+
+/**
+ * Sets WEBGL_FORCE_F16_TEXTURES. tfjs flags are global and cached once read, so the flags derived from it
+ * are recomputed, and the WebGL backend, which fixes its texture formats when it is created, is
+ * re-created under the new setting (any tensor held on the old one is lost). Does nothing when the
+ * flag already has that value.
+ */
+function setWebglF16Textures(on: boolean): void {
+  const env = tf.env();
+  if (env.getBool('WEBGL_FORCE_F16_TEXTURES') === on) return;
+  env.set('WEBGL_FORCE_F16_TEXTURES', on);
+  const flags = env.getFlags();
+  if ('WEBGL_RENDER_FLOAT32_ENABLED' in flags) {
+    env.set('WEBGL_RENDER_FLOAT32_ENABLED', on ? false : env.getBool('WEBGL_RENDER_FLOAT32_CAPABLE'));
+  }
+  // tfjs uploads tiny tensors as float32 uniforms only when it renders to float32 textures.
+  if ('WEBGL_SIZE_UPLOAD_UNIFORM' in flags) {
+    env.set('WEBGL_SIZE_UPLOAD_UNIFORM', env.getBool('WEBGL_RENDER_FLOAT32_ENABLED') ? 4 : 0);
+  }
+  tf.removeBackend('webgl');
+  tf.registerBackend('webgl', () => new tf.MathBackendWebGL(), WEBGL_PRIORITY);
+}
+
 async function trySetBackend(name: BackendName): Promise<string | null> {
   if (name === 'webgpu') {
     const reason = await webgpuUnavailableReason();
@@ -35,16 +60,33 @@ async function trySetBackend(name: BackendName): Promise<string | null> {
   }
 }
 
+/** How to start the backend. */
+export interface BackendOptions {
+  /**
+   * An experiment: WebGL with WEBGL_FORCE_F16_TEXTURES, so every tensor the WebGL backend computes is
+   * stored in a float16 texture. tfjs 4.22 has no float16 dtype: this is the only real half precision it
+   * offers, and it affects WebGL alone. Off by default, and switched off again when not asked for,
+   * because the flag is global.
+   */
+  webglF16Textures?: boolean;
+}
+
 /**
  * Puts tfjs on the fastest backend that works (or the one asked for) and reports what it got and
  * why faster ones were skipped. Throws when nothing works.
  */
-export async function initBackend(request: BackendRequest, inWorker: boolean): Promise<BackendInfo> {
+export async function initBackend(
+  request: BackendRequest,
+  inWorker: boolean,
+  options: BackendOptions = {},
+): Promise<BackendInfo> {
+  const f16 = options.webglF16Textures ?? false;
+  setWebglF16Textures(f16);
   const skipped: string[] = [];
   for (const name of backendCandidates(request)) {
     const reason = await trySetBackend(name);
     if (reason) {
-      skipped.push(reason);
+      skipped.push(name === 'webgl' && f16 ? `${reason} (with float16 textures forced)` : reason);
       continue;
     }
     return { name, requested: request, inWorker, skipped, ...describeBackend(name) };
@@ -69,7 +111,11 @@ function describeBackend(name: BackendName): Partial<BackendInfo> {
     };
   }
   if (name === 'webgl') {
-    return { maxTextureSize: tf.env().getNumber('WEBGL_MAX_TEXTURE_SIZE') };
+    return {
+      maxTextureSize: tf.env().getNumber('WEBGL_MAX_TEXTURE_SIZE'),
+      // True when forced, and also on devices that cannot render to float32 textures at all.
+      f16Textures: !tf.env().getBool('WEBGL_RENDER_FLOAT32_ENABLED'),
+    };
   }
   return {};
 }

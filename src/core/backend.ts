@@ -18,6 +18,11 @@ export interface BackendInfo {
   /** Limits that decide whether one tensor fits (WebGPU). */
   limits?: { maxBufferSize: number; maxStorageBufferBindingSize: number };
   /** WebGL: the largest texture side. */ maxTextureSize?: number;
+  /**
+   * WebGL: whether tensors are stored in float16 textures (WEBGL_FORCE_F16_TEXTURES, or a device that
+   * cannot render to float32 ones). Absent on other backends.
+   */
+  f16Textures?: boolean;
   /** One line per faster backend that was not used, saying why. */ skipped: string[];
 }
 
