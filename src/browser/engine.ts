@@ -37,7 +37,7 @@ import { MemorySampler, readMemory } from '../ml/memory/sampler';
 import { runTraining, Trainer, type PhasePlan } from '../ml/train/trainer';
 import { initBackend } from './backend';
 import { decodeImage } from './decode';
-import { gpuDevice, makeStepGuard } from './gpuGuard';
+import { gpuDevice, makeStepGuard, webglContext } from './gpuGuard';
 import { measurePoint } from './sweep';
 import { SessionWeights } from './weights';
 
@@ -112,6 +112,23 @@ export class LabEngine {
    * the client can re-create the engine.
    */
   private watchDevice(): void {
+    const gl = webglContext();
+    if (gl) {
+      // tfjs does not listen for a lost WebGL context either; after one, every op fails or returns zeros.
+      gl.canvas.addEventListener(
+        'webglcontextlost',
+        (event) => {
+          event.preventDefault();
+          if (webglContext() === gl)
+            this.notify({
+              kind: 'device-lost',
+              reason: 'webgl-context-lost',
+              message: 'the WebGL context was lost (GPU reset, too many contexts, or lost on purpose)',
+            });
+        },
+        { once: true },
+      );
+    }
     const device = gpuDevice();
     if (!device) return;
     void device.lost.then((info) => {
@@ -121,10 +138,20 @@ export class LabEngine {
     });
   }
 
-  /** A lesson: destroy the GPU device on purpose, which the browser reports exactly like a real loss. */
+  /**
+   * A lesson: destroy the GPU device (WebGPU) or lose the context (WebGL, WEBGL_lose_context) on purpose,
+   * which the browser reports exactly like a real loss.
+   */
   loseDevice(): boolean {
+    const gl = webglContext();
+    if (gl) {
+      const lose = gl.getExtension('WEBGL_lose_context');
+      if (!lose) throw new Error('This WebGL context cannot be lost on purpose (no WEBGL_lose_context).');
+      lose.loseContext();
+      return true;
+    }
     const device = gpuDevice();
-    if (!device) throw new Error('Only the WebGPU backend has a device to lose.');
+    if (!device) throw new Error('Only the WebGPU and WebGL backends have a device to lose.');
     device.destroy();
     return true;
   }

@@ -9,6 +9,12 @@ export function gpuDevice(): GPUDevice | null {
   return (tf.backend() as unknown as { device: GPUDevice }).device;
 }
 
+/** The WebGL context tfjs draws with, or null on other backends. */
+export function webglContext(): WebGLRenderingContext | WebGL2RenderingContext | null {
+  if (tf.getBackend() !== 'webgl') return null;
+  return (tf.backend() as unknown as { gpgpu: { gl: WebGL2RenderingContext } }).gpgpu.gl;
+}
+
 async function popScopes(device: GPUDevice): Promise<ScopeError[]> {
   const errors: ScopeError[] = [];
   try {

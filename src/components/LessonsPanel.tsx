@@ -64,16 +64,21 @@ export function LessonsPanel() {
       )}
       <p>
         <strong>A lost device.</strong> When a driver resets or the GPU process dies, WebGPU reports the
-        device as lost and every later operation fails. tfjs does not listen for it; the lab does, and starts
-        a fresh backend. Destroying the device on purpose produces exactly that event.
+        device as lost (WebGL: the context as lost) and every later operation fails. tfjs listens for neither;
+        the lab does, and starts a fresh backend. Destroying the device (or losing the WebGL context with
+        WEBGL_lose_context) on purpose produces exactly that event.
       </p>
       <button
         type="button"
         data-testid="lose-device"
-        disabled={backend?.name !== 'webgpu' || busy || engineStatus !== 'ready'}
+        disabled={
+          (backend?.name !== 'webgpu' && backend?.name !== 'webgl') || busy || engineStatus !== 'ready'
+        }
         onClick={() => void commands().loseDevice()}
       >
-        Lose the GPU device (device.destroy())
+        {backend?.name === 'webgl'
+          ? 'Lose the WebGL context (loseContext())'
+          : 'Lose the GPU device (device.destroy())'}
       </button>
       {lastLoss && (
         <p data-testid="device-loss" aria-live="polite">

@@ -114,7 +114,10 @@ export class LabClient implements LabCommands {
       onEngineEvent(e);
       return;
     }
-    const what = `GPU device lost (${e.reason}${e.message ? `: ${e.message}` : ''})`;
+    const what =
+      e.reason === 'webgl-context-lost'
+        ? `WebGL context lost (${e.message})`
+        : `GPU device lost (${e.reason}${e.message ? `: ${e.message}` : ''})`;
     appendLog('error', `${what}. Re-creating the backend; the model is gone, settings and data stay.`);
     labStore.setState((s) => ({
       engine: { ...s.engine, lastLoss: { reason: e.reason, message: e.message, at: Date.now() } },
@@ -127,7 +130,8 @@ export class LabClient implements LabCommands {
   }
 
   async loseDevice(): Promise<void> {
-    if (labStore.getState().engine.backend?.name !== 'webgpu' || !this.transport) return;
+    const name = labStore.getState().engine.backend?.name;
+    if ((name !== 'webgpu' && name !== 'webgl') || !this.transport) return;
     await this.transport.send({ type: 'lose-device' });
   }
 
