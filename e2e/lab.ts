@@ -19,6 +19,7 @@ export interface LabSnapshot {
       phase: string;
       loss: number;
       technique: { mode: string; microBatches: number };
+      lossScale: { scale: number; nextScale: number; skipped: boolean; skippedSteps: number } | null;
     }[];
     epochs: { phase: string; valLoss: number }[];
     phases: { phase: string; t: number; trainableParams: number }[];

@@ -89,6 +89,8 @@ interface KeptModel {
 export class LabEngine {
   private kept: KeptModel | null = null;
   private readonly weights = new SessionWeights();
+  /** The precision experiment's WebGL float16 textures, kept across backend re-creations. */
+  private webglF16Textures = false;
   private stopRequested = false;
   private aborted = false;
   private backend: BackendInfo | null = null;
@@ -100,9 +102,10 @@ export class LabEngine {
     ) => void,
   ) {}
 
-  async init(request: BackendRequest): Promise<BackendInfo> {
+  async init(request: BackendRequest, webglF16Textures = false): Promise<BackendInfo> {
     this.disposeModel();
-    this.backend = await initBackend(request, this.inWorker);
+    this.webglF16Textures = webglF16Textures;
+    this.backend = await initBackend(request, this.inWorker, { webglF16Textures });
     this.watchDevice();
     return this.backend;
   }
@@ -170,7 +173,9 @@ export class LabEngine {
     this.disposeModel();
     // Disposes every backend instance (and its pool); the registered factories re-create them on demand.
     tf.engine().reset();
-    this.backend = await initBackend(this.backend.requested, this.inWorker);
+    this.backend = await initBackend(this.backend.requested, this.inWorker, {
+      webglF16Textures: this.webglF16Textures,
+    });
     this.watchDevice();
     return { before, after: readMemory(0), backend: this.backend };
   }
@@ -212,6 +217,7 @@ export class LabEngine {
         accumulationSteps: config.techniques.accumulationSteps,
         checkpointing: config.techniques.checkpointing,
         seed: config.seed,
+        lossScaling: config.precision.lossScaling,
       });
       const plan: PhasePlan[] = [
         {

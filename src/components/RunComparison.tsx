@@ -21,6 +21,13 @@ export function RunComparison() {
       {lastStep && (
         <p className="hint" data-testid="step-technique">
           Last step: {describeStep(lastStep.technique)}.
+          {lastStep.lossScale && (
+            <span data-testid="loss-scale">
+              {' '}
+              Loss scale {lastStep.lossScale.scale} → {lastStep.lossScale.nextScale};{' '}
+              {lastStep.lossScale.skippedSteps} updates skipped for non-finite gradients this phase.
+            </span>
+          )}
         </p>
       )}
       {!previous ? (

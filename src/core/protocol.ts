@@ -18,6 +18,21 @@ export interface TechniqueConfig {
   checkpointing: 'off' | 'blocks';
 }
 
+/** The precision experiment: WebGL's float16 textures, and dynamic loss scaling. */
+export interface PrecisionConfig {
+  /** Force WEBGL_FORCE_F16_TEXTURES (WebGL only: the backend switches to WebGL). */ webglF16Textures: boolean;
+  /** Keras' LossScaleOptimizer: scale the loss, skip updates with non-finite gradients. */
+  lossScaling: 'off' | 'dynamic';
+}
+
+/** The loss scale after a step, when dynamic loss scaling is on. */
+export interface LossScaleInfo {
+  /** The scale this step's loss was multiplied by. */ scale: number;
+  /** The scale of the next step. */ nextScale: number;
+  /** Whether this step's update was skipped (a gradient was not finite). */ skipped: boolean;
+  /** Updates skipped so far in the phase. */ skippedSteps: number;
+}
+
 /** Everything a training run needs besides the images. */
 export interface TrainConfig {
   /** Architecture (see core/models). */ model: ModelId;
@@ -36,6 +51,7 @@ export interface TrainConfig {
    */
   fineTuneLayers: string[] | null;
   /** Memory-saving training techniques. */ techniques: TechniqueConfig;
+  /** Precision experiments (tfjs 4.22 has no float16 dtype; see README). */ precision: PrecisionConfig;
   /** Training-only augmentation. */ augment: AugmentConfig;
   /** Where resize and augmentation run: tensor ops on the backend, or plain TypeScript on the CPU. */
   augmentOn: AugmentOn;
@@ -91,6 +107,7 @@ export type EngineEvent =
       /** The step's peak live bytes, as tf.profile would report them (measured at every kernel). */ peakBytes?: number;
       /** Bytes by category during this step, measured. */ breakdown: StepBreakdown;
       /** How the step ran (tape mode, micro-batches, checkpoint segments). */ technique: StepTechnique;
+      /** Loss scaling after the step; null when off. */ lossScale: LossScaleInfo | null;
       t: number;
     }
   | {
@@ -184,7 +201,7 @@ export interface EngineError {
 }
 
 export type EngineRequest =
-  | { id: number; type: 'init'; backend: BackendRequest }
+  | { id: number; type: 'init'; backend: BackendRequest; webglF16Textures?: boolean }
   | {
       id: number;
       type: 'train';

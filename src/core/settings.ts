@@ -19,6 +19,7 @@ export const DEFAULT_TRAIN_CONFIG: TrainConfig = {
   unfreezeLastN: 20,
   fineTuneLayers: null,
   techniques: { backboneOutsideTape: true, accumulationSteps: 1, checkpointing: 'off' },
+  precision: { webglF16Textures: false, lossScaling: 'off' },
   augment: DEFAULT_AUGMENT,
   augmentOn: 'gpu',
   validationFraction: 0.2,

@@ -5,6 +5,7 @@ import type { MemorySample, StepBreakdown, StepTechnique, TimelineMarker } from 
 import type { OomDetails } from '../core/oom';
 import type {
   ImageSource,
+  LossScaleInfo,
   PreviewImage,
   ProvokeResult,
   ReleaseResult,
@@ -63,6 +64,7 @@ export interface BatchPoint {
   /** Step peak live bytes, read at every kernel (equals tf.profile's peakBytes). */ peakBytes?: number;
   /** Bytes by category during the step. */ breakdown: StepBreakdown;
   /** How the step ran (tape mode, micro-batches, checkpoint segments). */ technique: StepTechnique;
+  /** Loss scaling after the step; null when off. */ lossScale: LossScaleInfo | null;
 }
 
 /** One finished epoch. */

@@ -77,6 +77,7 @@ export class LabClient implements LabCommands {
   }
 
   private async startEngine(request: BackendRequest): Promise<BackendInfo> {
+    const f16 = labStore.getState().config.precision.webglF16Textures;
     this.transport?.close();
     let workerInfo: BackendInfo | null = null;
     try {
@@ -85,7 +86,11 @@ export class LabClient implements LabCommands {
         name: 'vram-lab-training',
       });
       const transport = new WorkerTransport(worker, (e) => this.onUnsolicited(e));
-      workerInfo = (await transport.send({ type: 'init', backend: request })) as BackendInfo;
+      workerInfo = (await transport.send({
+        type: 'init',
+        backend: request,
+        webglF16Textures: f16,
+      })) as BackendInfo;
       if (workerInfo.name === 'webgpu' || !(await pageHasGpu(request))) {
         this.transport = transport;
         return workerInfo;
@@ -98,7 +103,11 @@ export class LabClient implements LabCommands {
       );
     }
     const inThread = new InThreadTransport((e) => this.onUnsolicited(e));
-    const info = (await inThread.send({ type: 'init', backend: request })) as BackendInfo;
+    const info = (await inThread.send({
+      type: 'init',
+      backend: request,
+      webglF16Textures: f16,
+    })) as BackendInfo;
     this.transport = inThread;
     if (workerInfo)
       info.skipped.unshift(`Web Worker: only ${workerInfo.name} there, WebGPU works on the page thread`);
@@ -638,6 +647,7 @@ function onEngineEvent(e: EngineEvent): void {
                 stepMs: e.stepMs,
                 breakdown: e.breakdown,
                 technique: e.technique,
+                lossScale: e.lossScale,
                 ...(e.peakBytes !== undefined ? { peakBytes: e.peakBytes } : {}),
               },
             ],

@@ -9,7 +9,7 @@ export function dispatch(
 ): Promise<unknown> {
   switch (req.type) {
     case 'init':
-      return engine.init(req.backend);
+      return engine.init(req.backend, req.webglF16Textures ?? false);
     case 'train':
       return engine.train(req.config, req.dataset, emit, req.resumeFrom);
     case 'preview':

@@ -591,6 +591,7 @@ export async function runTraining(
             accuracy: m.accuracy,
             breakdown: m.breakdown,
             technique: m.technique,
+            lossScale: m.lossScale,
             ...(peakBytes !== undefined ? { peakBytes } : {}),
             stepMs: performance.now() - start,
             t: ctx.now(),
