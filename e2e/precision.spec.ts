@@ -4,28 +4,24 @@ import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd } from '.
 test('precision experiment: WebGL float16 textures with dynamic loss scaling, reported truthfully', async ({
   page,
 }) => {
+  // WebGL on SwiftShader is slow; the frozen phase alone shows the overflow and the skipped updates.
+  test.setTimeout(600_000);
   await openLab(page);
   await loadSample(page);
-  await useTinySettings(page, {
-    size: 32,
-    batchSize: 16,
-    frozenEpochs: 0,
-    fineTuneEpochs: 1,
-    unfreezeLastN: 1000,
-  });
+  await useTinySettings(page, { size: 32, batchSize: 8, frozenEpochs: 1, fineTuneEpochs: 0 });
   await page.getByTestId('precision-loss-scaling').selectOption('dynamic');
   await page.getByTestId('precision-f16').check();
   await expect(page.getByTestId('backend-name')).toHaveText('webgl');
   await expect(page.getByTestId('f16-textures')).toBeVisible();
 
   await page.getByTestId('train').click();
-  expect(await waitForRunEnd(page)).toBe('completed');
+  expect(await waitForRunEnd(page, 480_000)).toBe('completed');
   const s = await snapshot(page);
   expect(s.run.backend).toBe('webgl');
   const scales = s.run.batches.map((b) => b.lossScale);
   expect(scales.every((l) => l !== null)).toBe(true);
-  // Measured on this machine: float16 gradients overflow, so updates are skipped and the scale halves,
-  // instead of NaN reaching the weights.
+  // Measured on this machine: float16 gradients overflow within a few steps, so updates are skipped and
+  // the scale halves, instead of NaN reaching the weights.
   const last = scales.at(-1)!;
   expect(last.skippedSteps).toBeGreaterThan(0);
   expect(last.nextScale).toBeLessThan(32768);
