@@ -14,25 +14,14 @@ import {
   type SweepPoint,
   type SweepPreset,
   type SweepProblem,
+  type SweepStatus,
 } from '../core/sweep';
 import './SweepPanel.css';
 
-export interface SweepPanelProps {
+export interface SweepPanelProps extends SweepStatus {
   grid: SweepGrid;
   onGridChange(grid: SweepGrid): void;
   /** Points run so far, in run order. */ points: SweepPoint[];
-  status: 'idle' | 'running' | 'done' | 'error';
-  error: string | null;
-  /** Points finished out of the grid's, while a sweep runs. */ progress: {
-    done: number;
-    total: number;
-  } | null;
-  /** The largest-batch search: its state, answer (null: even the smallest did not fit) and probes. */
-  largest: {
-    status: 'idle' | 'running' | 'done';
-    batch: number | null;
-    tried: { batch: number; fits: boolean }[];
-  };
   /** Simulated card in bytes; null when none is set. */ budgetBytes: number | null;
   /** Backend the peaks are measured on. */ backendLabel: string;
   onRun(): void;
@@ -162,7 +151,7 @@ export function SweepPanel(props: SweepPanelProps) {
         </button>
       </div>
 
-      <SweepStatus {...props} />
+      <SweepStatusLine {...props} />
 
       <SweepCharts
         points={points}
@@ -235,7 +224,7 @@ function ListField({ field, hint, text, problems, onEdit, onSettle }: ListFieldP
 }
 
 /** Progress of the sweep, its error or summary, and the largest-batch search. */
-function SweepStatus({ status, error, progress, points, largest }: SweepPanelProps) {
+function SweepStatusLine({ status, error, progress, points, largest }: SweepPanelProps) {
   const count = (s: SweepPoint['status']) => points.filter((p) => p.status === s).length;
   const tried = largest.tried.map((t) => `${t.batch} ${t.fits ? 'fits' : 'runs out'}`).join(', ');
   const smallestTried = Math.min(...largest.tried.map((t) => t.batch));

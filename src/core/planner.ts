@@ -252,7 +252,8 @@ export function microBatchSizes(n: number, k: number): number[] {
 
 // Keras block prefixes, as ml/train/segments.ts cuts them: EfficientNet 'block2a_', MobileNetV2
 // 'block_2_', ResNet/DenseNet 'conv2_block1_'.
-const SEGMENT_PREFIX = /^(block\d+[a-z]+|block_\d+|conv\d+_block\d+)_/;
+/** Keras block prefixes where checkpointing may cut: EfficientNet 'block2a_', MobileNetV2 'block_2_', ResNet 'conv2_block1_'. */
+export const SEGMENT_PREFIX = /^(block\d+[a-z]+|block_\d+|conv\d+_block\d+)_/;
 
 /**
  * The checkpoint segments of a model, by layer name, with the trainer's rule (ml/train/segments.ts):

@@ -298,3 +298,15 @@ export function bySize(points: readonly SweepPoint[], batch: number, presetId: s
     (p) => p.size,
   );
 }
+
+/** Where a sweep and the largest-batch search stand, as the store keeps it and the panel shows it. */
+export interface SweepStatus {
+  status: 'idle' | 'running' | 'done' | 'error';
+  error: string | null;
+  /** Points finished out of the grid's, while a sweep runs. */ progress: {
+    done: number;
+    total: number;
+  } | null;
+  /** The largest-batch search: its state, answer (null: even the smallest did not fit) and probes. */
+  largest: { status: 'idle' | 'running' | 'done'; batch: number | null; tried: BatchTrial[] };
+}

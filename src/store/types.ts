@@ -1,6 +1,6 @@
 import type { BackendInfo, BackendRequest } from '../core/backend';
 import type { ModelSpec } from '../core/modelSpec';
-import type { SweepGrid, SweepPoint } from '../core/sweep';
+import type { SweepGrid, SweepPoint, SweepStatus } from '../core/sweep';
 import type { MemorySample, StepBreakdown, StepTechnique, TimelineMarker } from '../core/memory';
 import type { OomDetails } from '../core/oom';
 import type {
@@ -136,20 +136,9 @@ export interface PreviewSlice {
 
 /** Sweeps and the largest-batch search. */
 export interface SweepSlice {
-  sweep: {
+  sweep: SweepStatus & {
     grid: SweepGrid;
     /** Points of the last sweep or search, in run order. */ points: SweepPoint[];
-    status: 'idle' | 'running' | 'done' | 'error';
-    error: string | null;
-    /** Points finished out of the grid's, while a sweep runs. */ progress: {
-      done: number;
-      total: number;
-    } | null;
-    largest: {
-      status: 'idle' | 'running' | 'done';
-      batch: number | null;
-      tried: { batch: number; fits: boolean }[];
-    };
     /** The settings the points were measured with, for the labels. */ config: TrainConfig | null;
   };
 }

@@ -1,3 +1,4 @@
+import { SEGMENT_PREFIX } from '../../core/planner';
 import type * as tf from '@tensorflow/tfjs';
 
 /**
@@ -12,9 +13,6 @@ export interface Segment {
   /** Layers called in the segment (each layer of the model is called in exactly one segment). */
   layers: tf.layers.Layer[];
 }
-
-// Keras block prefixes: EfficientNet V1/V2 'block2a_', MobileNetV2 'block_2_', ResNet/DenseNet 'conv2_block1_'.
-const BLOCK_PREFIX = /^(block\d+[a-z]+|block_\d+|conv\d+_block\d+)_/;
 
 /** Every tensor of a single-input, single-output functional model, inputs before the layers that use them. */
 function topologicalOrder(model: tf.LayersModel): tf.SymbolicTensor[] {
@@ -53,7 +51,7 @@ export function blockSegments(model: tf.LayersModel): Segment[] {
     for (const input of t.inputs) lastUse[position.get(input.id)!] = i;
   });
   const keyOf = (t: tf.SymbolicTensor, previous: string): string =>
-    BLOCK_PREFIX.exec(t.sourceLayer.name)?.[1] ?? (previous === 'stem' ? 'stem' : 'top');
+    SEGMENT_PREFIX.exec(t.sourceLayer.name)?.[1] ?? (previous === 'stem' ? 'stem' : 'top');
 
   const input = model.inputs[0]!;
   const segments: Segment[] = [];
