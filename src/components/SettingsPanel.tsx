@@ -210,10 +210,11 @@ export function SettingsPanel() {
         <legend>Precision experiment</legend>
         <p className="hint">
           tfjs 4.22 has no float16 dtype, so mixed precision is only predicted (Keras/CUDA column of the
-          planner). WebGL can store textures in float16: measured here, tfjs&apos; own byte count stays the
-          same, the backend allocates 37–44% less, and training loss turns NaN within a few steps. Dynamic
-          loss scaling skips those updates instead of breaking the weights; it does not make the model learn,
-          because the weights and Adam&apos;s slots are float16 too (Keras keeps them in float32).
+          planner). WebGL can store textures in float16. Measured while building the lab (WebGL on
+          SwiftShader, Tiny at 32×32): tfjs&apos; own byte count stays the same, the backend allocates 37–44%
+          less, and training loss turns NaN within a few steps. Dynamic loss scaling skips those updates
+          instead of breaking the weights; it does not make the model learn, because the weights and
+          Adam&apos;s slots are float16 too (Keras keeps them in float32).
         </p>
         <div className="row">
           <div className="field">
