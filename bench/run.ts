@@ -34,7 +34,8 @@ async function cpu(): Promise<void> {
 async function webgpu(): Promise<void> {
   const server = await createServer({
     root: process.cwd(),
-    server: { port: 0, host: '127.0.0.1' },
+    // No file watching or HMR: an edit in the working tree must not reload the page mid-bench.
+    server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
     logLevel: 'error',
   });
   await server.listen();
