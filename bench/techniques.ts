@@ -8,6 +8,7 @@ import { noiseBatch } from '../src/ml/train/fixtures';
 import {
   DEFAULT_TRAINER_OPTIONS,
   Trainer,
+  type StepBatch,
   type StepMetrics,
   type TrainerOptions,
 } from '../src/ml/train/trainer';
@@ -36,6 +37,8 @@ interface Side {
   name: string;
   phase: TrainingPhase;
   options: Partial<TrainerOptions>;
+  /** Train on the backbone's features computed once before the steps (the frozen phase's feature cache). */
+  cached?: boolean;
 }
 
 /** The planner's peak for a side, with the trainer's defaults for the options the side leaves unset. */
@@ -49,6 +52,7 @@ function predict(spec: ModelSpec, side: Side): number {
     backboneOutsideTape: side.phase === 'frozen' && options.frozenBackboneOutsideTape,
     accumulationSteps: options.accumulationSteps,
     checkpointing: options.checkpointing,
+    cachedFeatures: side.cached === true,
   }).peakBytes;
 }
 
@@ -64,7 +68,10 @@ async function measure(
 ): Promise<BenchSide> {
   const trainer = new Trainer(model, backboneLayerCount, { seed: 1, ...side.options });
   trainer.compile(side.phase, 1e-4, UNFREEZE_ALL);
-  const batch = noiseBatch(BATCH, SIZE, CLASSES, 7);
+  const images = noiseBatch(BATCH, SIZE, CLASSES, 7);
+  const batch: StepBatch = side.cached
+    ? { features: trainer.backboneFeatures(images.xs), ys: images.ys }
+    : images;
   try {
     // Warm-up: creates Adam's slots and, on GPU backends, compiles the programs.
     await trainer.step(batch);
@@ -87,7 +94,7 @@ async function measure(
       predictedPeakBytes: predict(describeModel(model, backboneLayerCount), side),
     };
   } finally {
-    tf.dispose(batch);
+    tf.dispose([images.xs, images.ys, batch.features].filter((t) => t !== undefined));
     trainer.dispose();
   }
 }
@@ -99,6 +106,12 @@ const SIDES = {
     phase: 'frozen',
     options: { frozenBackboneOutsideTape: true },
   },
+  frozenCached: {
+    name: 'head on cached features',
+    phase: 'frozen',
+    options: { frozenBackboneOutsideTape: true },
+    cached: true,
+  },
   plain: { name: `plain, batch ${BATCH}`, phase: 'fine-tune', options: {} },
   accumulated: { name: 'accumulate 4 × 4', phase: 'fine-tune', options: { accumulationSteps: 4 } },
   checkpointed: { name: 'checkpointed (blocks)', phase: 'fine-tune', options: { checkpointing: 'blocks' } },
@@ -108,8 +121,8 @@ interface RowSpec {
   config: string;
   a: keyof typeof SIDES;
   b: keyof typeof SIDES;
-  metric: 'peak' | 'activations';
-  /** Upper bound of b / a for the metric. */ limit: number;
+  metric: 'peak' | 'activations' | 'step time';
+  /** Upper bound of b / a for the metric, where the issue sets one. */ limit?: number;
   /** Upper bound of b / a for the step time, where the technique trades time for memory. */ timeLimit?: number;
 }
 
@@ -120,6 +133,12 @@ const ROWS: RowSpec[] = [
     b: 'frozenOutside',
     metric: 'peak',
     limit: 0.5,
+  },
+  {
+    config: `${MODEL} batch ${BATCH}, frozen phase, epochs after the first (feature cache)`,
+    a: 'frozenOutside',
+    b: 'frozenCached',
+    metric: 'step time',
   },
   {
     config: `${MODEL}, full fine-tune, ${BATCH} images per update`,
@@ -139,7 +158,9 @@ const ROWS: RowSpec[] = [
 ];
 
 const value = (side: BenchSide, metric: RowSpec['metric']): number =>
-  metric === 'peak' ? side.peakBytes : (side.activationBytes ?? Number.NaN);
+  metric === 'peak'
+    ? side.peakBytes
+    : ((metric === 'activations' ? side.activationBytes : side.stepMs) ?? Number.NaN);
 
 /**
  * Measures every row; a side two rows share (the plain fine-tune) is measured once. `quick` times one
@@ -180,8 +201,12 @@ export async function techniqueRows(opts: { quick?: boolean }): Promise<BenchRow
         b,
         metric: spec.metric,
         ratio,
-        target: `≤ ${spec.limit}×${spec.timeLimit ? ` at step time ≤ ${spec.timeLimit}×` : ''}`,
-        pass: ratio <= spec.limit && (spec.timeLimit === undefined || timeRatio <= spec.timeLimit),
+        ...(spec.limit === undefined
+          ? {}
+          : {
+              target: `≤ ${spec.limit}×${spec.timeLimit ? ` at step time ≤ ${spec.timeLimit}×` : ''}`,
+              pass: ratio <= spec.limit && (spec.timeLimit === undefined || timeRatio <= spec.timeLimit),
+            }),
       });
     }
   } finally {

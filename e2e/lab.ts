@@ -17,14 +17,17 @@ export interface LabSnapshot {
     error: string | null;
     batches: {
       phase: string;
+      epoch: number;
       loss: number;
-      technique: { mode: string; microBatches: number };
+      peakBytes?: number;
+      technique: { mode: string; microBatches: number; featureCache: 'filling' | 'reading' | null };
       lossScale: { scale: number; nextScale: number; skipped: boolean; skippedSteps: number } | null;
     }[];
     epochs: { phase: string; valLoss: number }[];
     phases: { phase: string; t: number; trainableParams: number }[];
     backend: string | null;
   };
+  log: { level: string; message: string }[];
   memory: { samples: { t: number; liveBytes: number }[]; markers: { t: number; label: string }[] };
   sweep: {
     status: string;

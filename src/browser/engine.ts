@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { BackendInfo, BackendRequest } from '../core/backend';
 import type { ModelSpec } from '../core/modelSpec';
 import { catalogEntry, type ModelId } from '../core/models';
+import { featureCache } from '../core/techniques';
 import {
   gridPoints,
   largestBatchSearch,
@@ -265,6 +266,7 @@ export class LabEngine {
             return guard(step);
           },
           stepPeakBytes: () => stepPeak.value,
+          ...(featureCache(config).on ? { featureCache: { seed: config.seed } } : {}),
           yieldToEventLoop: () => new Promise((resolve) => setTimeout(resolve, 0)),
         },
       );

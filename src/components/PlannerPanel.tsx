@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
 import { formatBytes } from '../core/memory';
-import { stepPeaks } from '../core/phasePeaks';
 import { planInput, planKeras, planTfjs, predictionError, type Plan } from '../core/planner';
 import type { TrainConfig, TrainingPhase } from '../core/protocol';
+import { featureCache } from '../core/techniques';
+import type { BatchPoint } from '../store/types';
 import { useLab } from './useLab';
 
 const CATEGORY_LABELS: [keyof Plan['categories'], string][] = [
@@ -34,6 +35,18 @@ const plannedFor = (c: TrainConfig): string =>
     c.techniques,
   ]);
 
+/** One row of the table: a phase, or the frozen phase's steps on cached features. */
+interface PlanRow {
+  key: string;
+  label: string;
+  /** The run's steps the row's measurement is read from. */
+  steps: (b: BatchPoint) => boolean;
+  tfjs: Plan;
+  /** Keras has no counterpart of the feature cache row. */
+  keras: Plan | null;
+  mixed: Plan | null;
+}
+
 const flops = (n: number) => (n >= 1e9 ? `${(n / 1e9).toFixed(2)} GFLOP` : `${(n / 1e6).toFixed(1)} MFLOP`);
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
 
@@ -48,26 +61,44 @@ export function PlannerPanel() {
   const backend = useLab((s) => s.run.backend ?? s.engine.backend?.name ?? 'no backend');
   const spec = planner.spec;
 
-  const plans = useMemo(() => {
+  const plans = useMemo((): PlanRow[] => {
     if (!spec) return [];
     const phases: TrainingPhase[] = config.fineTuneEpochs > 0 ? ['frozen', 'fine-tune'] : ['frozen'];
-    return phases.map((phase) => {
+    const rows = phases.map((phase): PlanRow => {
       const input = planInput(spec, config, phase);
       return {
-        phase,
+        key: phase,
+        label: phase,
+        // The phase's peak step; with the feature cache, that is a step of the first epoch.
+        steps: (b) => b.phase === phase,
         tfjs: planTfjs(input),
         keras: planKeras(input),
         mixed: planKeras(input, 'mixed_float16'),
       };
     });
+    if (featureCache(config).on) {
+      rows.splice(1, 0, {
+        key: 'frozen-cached',
+        label: 'frozen, epochs 2+ on cached features',
+        steps: (b) => b.technique.featureCache === 'reading',
+        tfjs: planTfjs({ ...planInput(spec, config, 'frozen'), cachedFeatures: true }),
+        keras: null,
+        mixed: null,
+      });
+    }
+    return rows;
   }, [spec, config]);
 
   // Measurements only compare with a prediction for the same configuration.
   const sameConfig = run.config !== null && plannedFor(run.config) === plannedFor(config);
-  const measured = useMemo(() => stepPeaks(run.batches), [run.batches]);
-  const stepMs = (phase: TrainingPhase) => {
+  const measuredPeak = (row: PlanRow) => {
+    const peaks = run.batches.filter(row.steps).flatMap((b) => b.peakBytes ?? []);
+    return peaks.length ? Math.max(...peaks) : undefined;
+  };
+  // Achieved FLOP/s only over steps that did the work the row's FLOPs count.
+  const stepMs = (row: PlanRow) => {
     const times = run.batches
-      .filter((b) => b.phase === phase)
+      .filter((b) => row.steps(b) && (row.key === 'frozen-cached' || b.technique.featureCache !== 'reading'))
       .map((b) => b.stepMs)
       .sort((a, b) => a - b);
     return times.length ? times[times.length >> 1] : undefined;
@@ -109,29 +140,28 @@ export function PlannerPanel() {
               </tr>
             </thead>
             <tbody>
-              {plans.map(({ phase, tfjs, keras, mixed }) => {
-                const m = sameConfig ? measured.find((p) => p.phase === phase)?.peakBytes : undefined;
-                const ms = sameConfig ? stepMs(phase) : undefined;
+              {plans.map((row) => {
+                const { key, label, tfjs, keras, mixed } = row;
+                const m = sameConfig ? measuredPeak(row) : undefined;
+                const ms = sameConfig ? stepMs(row) : undefined;
                 return (
-                  <tr key={phase} data-testid={`planner-${phase}`}>
-                    <th scope="row">{phase}</th>
-                    <td data-testid={`planner-${phase}-predicted`}>
+                  <tr key={key} data-testid={`planner-${key}`}>
+                    <th scope="row">{label}</th>
+                    <td data-testid={`planner-${key}-predicted`}>
                       {formatBytes(tfjs.peakBytes)}
                       <div className="hint">at the {AT_LABELS[tfjs.at]}</div>
                     </td>
-                    <td data-testid={`planner-${phase}-measured`}>
-                      {m === undefined ? '—' : formatBytes(m)}
-                    </td>
-                    <td data-testid={`planner-${phase}-error`}>
+                    <td data-testid={`planner-${key}-measured`}>{m === undefined ? '—' : formatBytes(m)}</td>
+                    <td data-testid={`planner-${key}-error`}>
                       {m === undefined ? '—' : pct(predictionError(tfjs.peakBytes, m))}
                     </td>
-                    <td>{formatBytes(keras.peakBytes)}</td>
-                    <td>{formatBytes(mixed.peakBytes)}</td>
+                    <td>{keras ? formatBytes(keras.peakBytes) : '—'}</td>
+                    <td>{mixed ? formatBytes(mixed.peakBytes) : '—'}</td>
                     <td>
                       {flops(tfjs.flops)}
                       {ms !== undefined && (
-                        <div className="hint">
-                          {((tfjs.flops / ms) * 1e-6).toFixed(2)} GFLOP/s{' '}
+                        <div className="hint" data-testid={`planner-${key}-speed`}>
+                          {((tfjs.flops / ms) * 1e-6).toFixed(2)} GFLOP/s, {ms.toFixed(0)} ms a step{' '}
                           <span className="label-measured">measured · {backend}</span>
                         </div>
                       )}
@@ -141,6 +171,13 @@ export function PlannerPanel() {
               })}
             </tbody>
           </table>
+          {plans.some((p) => p.key === 'frozen-cached') && (
+            <p className="hint" data-testid="planner-cache-note">
+              Feature cache: the first frozen epoch runs the backbone and stores its features in host memory;
+              later frozen epochs train the head on them, with no decoding and no backbone. The frozen
+              phase&apos;s peak is still the first epoch&apos;s.
+            </p>
+          )}
           {plans.length > 0 && (
             <details>
               <summary>Where the predicted bytes go</summary>
@@ -149,8 +186,8 @@ export function PlannerPanel() {
                   <tr>
                     <th scope="col">category</th>
                     {plans.map((p) => (
-                      <th scope="col" key={p.phase}>
-                        {p.phase} <span className="label-predicted">predicted · tfjs</span>
+                      <th scope="col" key={p.key}>
+                        {p.label} <span className="label-predicted">predicted · tfjs</span>
                       </th>
                     ))}
                   </tr>
@@ -160,7 +197,7 @@ export function PlannerPanel() {
                     <tr key={key}>
                       <th scope="row">{label}</th>
                       {plans.map((p) => (
-                        <td key={p.phase}>{formatBytes(p.tfjs.categories[key])}</td>
+                        <td key={p.key}>{formatBytes(p.tfjs.categories[key])}</td>
                       ))}
                     </tr>
                   ))}

@@ -1,5 +1,7 @@
 import { useMemo } from 'react';
+import { augmentIsOff, NO_AUGMENT } from '../core/config';
 import { validateTrainConfig } from '../core/settings';
+import { featureCache } from '../core/techniques';
 import { stratifiedSplit } from '../core/split';
 import { MODEL_CATALOG, isModelId } from '../core/models';
 import { updateConfig } from '../store/store';
@@ -30,6 +32,7 @@ export function SettingsPanel() {
   }, [scan, config.validationFraction, config.seed]);
   const a = config.augment;
   const t = config.techniques;
+  const cache = featureCache(config);
   const p = config.precision;
   return (
     <section className="panel" aria-labelledby="settings-title">
@@ -174,6 +177,32 @@ export function SettingsPanel() {
             <small className="hint">
               tfjs keeps every taped activation until backprop ends, frozen layers too; outside the tape they
               are freed as soon as they are used.
+            </small>
+          </div>
+          <div className="field">
+            <label>
+              <input
+                type="checkbox"
+                data-testid="technique-cache-features"
+                checked={t.cacheFeatures}
+                onChange={(e) => updateConfig({ techniques: { ...t, cacheFeatures: e.target.checked } })}
+              />{' '}
+              Frozen phase: cache backbone features
+            </label>
+            <small className="hint" data-testid="technique-cache-status">
+              {cache.on ? 'On' : 'Not used'}: {cache.why}.
+              {!augmentIsOff(config.augment) && (
+                <>
+                  {' '}
+                  <button
+                    type="button"
+                    data-testid="augment-off"
+                    onClick={() => updateConfig({ augment: NO_AUGMENT })}
+                  >
+                    Turn augmentation off
+                  </button>
+                </>
+              )}
             </small>
           </div>
           <NumberField

@@ -15,6 +15,14 @@ export const DEFAULT_AUGMENT: AugmentConfig = {
   contrastRange: [0.5, 1.5],
 };
 
+/** Augmentation that changes no pixel. */
+export const NO_AUGMENT: AugmentConfig = { flip: false, brightnessMaxDelta: 0, contrastRange: [1, 1] };
+
+/** Whether c changes no pixel: no flip, no brightness change, contrast fixed at 1. */
+export function augmentIsOff(c: AugmentConfig): boolean {
+  return !c.flip && c.brightnessMaxDelta === 0 && c.contrastRange[0] === 1 && c.contrastRange[1] === 1;
+}
+
 /** Human-readable problems with c; empty when c is valid. */
 export function validateAugment(c: AugmentConfig): string[] {
   const problems: string[] = [];

@@ -39,6 +39,11 @@ export interface StepTechnique {
   accumulatorBytes: number;
   /** Checkpointing only: segments of the model, segments recomputed, bytes of the boundaries kept for backward. */
   checkpoint: { segments: number; recomputed: number; boundaryBytes: number } | null;
+  /**
+   * Frozen phase with the feature cache: 'filling' ran the backbone and stored its features on the host,
+   * 'reading' trained the head on stored features (no images, no backbone); null without the cache.
+   */
+  featureCache: 'filling' | 'reading' | null;
 }
 
 /** Everything at the step's peak that no category accounts for: temporaries of the largest op, etc. */

@@ -124,6 +124,29 @@ describe('planTfjs', () => {
     expect(outside.categories.savedActivations).toBeLessThan(taped.categories.savedActivations);
   });
 
+  it('a step on cached features holds features instead of images and runs no backbone', () => {
+    const frozen = trainableLayers(spec, 'frozen', 0);
+    const outside = planTfjs(
+      input({ batch: 64, trainable: frozen, backboneOutsideTape: true, queuedBatches: 2 }),
+    );
+    const cached = planTfjs(
+      input({
+        batch: 64,
+        trainable: frozen,
+        backboneOutsideTape: true,
+        queuedBatches: 2,
+        cachedFeatures: true,
+      }),
+    );
+    // One batch of features (8×8×16 here, more than the 8×8×3 image) and labels; nothing prefetched.
+    expect(cached.categories.input).toBe(64 * (8 * 8 * 16 + 1) * 4);
+    expect(outside.categories.input).toBe(3 * 64 * (8 * 8 * 3 + 1) * 4);
+    expect(cached.at).not.toBe('backbone');
+    expect(cached.flops).toBeLessThan(outside.flops / 2);
+    const taped = planTfjs(input({ batch: 64, trainable: frozen, cachedFeatures: true }));
+    expect(taped).toEqual(planTfjs(input({ batch: 64, trainable: frozen })));
+  });
+
   it('counts FLOPs: forward for frozen layers, three times that where gradients flow', () => {
     const all = planTfjs(input({ batch: 1 }));
     expect(all.flops).toBe(3 * 2 * (8 * 8 * 16 * 27 + 48));

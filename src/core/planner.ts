@@ -49,6 +49,12 @@ export interface PlanInput {
    * as the trainer does.
    */
   checkpointing?: 'off' | 'blocks';
+  /**
+   * A step of the frozen phase's later epochs with the feature cache (only with the backbone outside the
+   * tape): the head trains on stored backbone features, made one batch at a time from host memory, so
+   * there are no images, no prefetched batches and no backbone pass.
+   */
+  cachedFeatures?: boolean;
 }
 
 /** Bytes at the predicted peak, by category; they add up to `peakBytes`. */
@@ -234,10 +240,13 @@ function parameterBytes(input: PlanInput) {
   };
 }
 
-/** FLOPs of one step: the forward pass, plus twice the forward cost of layers a gradient flows through. */
-function stepFlops(spec: ModelSpec, batch: number, modes: Map<string, TapeMode>): number {
+/**
+ * FLOPs of one step: the forward pass, plus twice the forward cost of layers a gradient flows through;
+ * the head alone when the backbone's features come from the cache.
+ */
+function stepFlops(spec: ModelSpec, batch: number, modes: Map<string, TapeMode>, headOnly = false): number {
   return sum(
-    spec.layers.map((l) => {
+    (headOnly ? spec.layers.slice(spec.backboneLayerCount) : spec.layers).map((l) => {
       const forward = 2 * l.macs * batch;
       return (modes.get(l.name) ?? 'off') === 'off' ? forward : 3 * forward;
     }),
@@ -388,13 +397,16 @@ function tapedCandidates(
 ): Candidate[] {
   const { spec, trainable } = input;
   const outside = input.backboneOutsideTape;
+  const cached = outside && input.cachedFeatures === true;
   const taped = outside ? spec.layers.slice(spec.backboneLayerCount) : spec.layers;
   const modes = gradientPath(
     { ...spec, layers: taped },
     new Set([...trainable].filter((n) => taped.some((l) => l.name === n))),
   );
   const perLayer = tapedLayers(taped, modes, batch, trainable, approximate);
-  const backbone = outside ? backboneInference(spec, batch, approximate) : { peak: 0, features: 0 };
+  // Cached features are the step's input, already counted in held.input.
+  const backbone =
+    outside && !cached ? backboneInference(spec, batch, approximate) : { peak: 0, features: 0 };
   const { features } = backbone;
   const saved = sum(perLayer.map((l) => l.saved));
   const at = (f: (l: PerLayer) => number) => new Map(perLayer.map((l) => [l.layer, f(l)]));
@@ -418,7 +430,7 @@ function tapedCandidates(
       byLayer: at((l) => l.saved + l.grad),
     },
   ];
-  if (outside)
+  if (outside && !cached)
     candidates.push({
       at: 'backbone',
       categories: cats(params, held.input, { gradients: held.accumulator, transient: backbone.peak }),
@@ -521,8 +533,11 @@ function checkpointedCandidates(
 export function planTfjs(input: PlanInput): Plan {
   const { spec, batch, trainable } = input;
   const params = parameterBytes(input);
-  const imageBytes = (n: number) => n * (spec.height * spec.width * 3 + 1) * F32;
-  const inputBytes = (1 + (input.queuedBatches ?? 0)) * imageBytes(batch);
+  const cached = input.backboneOutsideTape && input.cachedFeatures === true;
+  const features = product(spec.layers[spec.backboneLayerCount - 1]?.outputShape ?? []);
+  // Per image: its pixels (or its cached features) and its label.
+  const imageBytes = (n: number) => n * ((cached ? features : spec.height * spec.width * 3) + 1) * F32;
+  const inputBytes = (1 + (cached ? 0 : (input.queuedBatches ?? 0))) * imageBytes(batch);
   const approximate = new Set<string>();
   const checkpointed = input.checkpointing === 'blocks' && !input.backboneOutsideTape;
   const pass = checkpointed ? checkpointedCandidates : tapedCandidates;
@@ -561,7 +576,7 @@ export function planTfjs(input: PlanInput): Plan {
       .filter((l) => l.bytes > 0)
       .sort((a, b) => b.bytes - a.bytes),
     flops:
-      stepFlops(spec, batch, gradientPath(spec, trainable)) +
+      stepFlops(spec, batch, gradientPath(spec, trainable), cached) +
       (checkpointed ? 2 * batch * recomputedMacs(spec, trainable) : 0),
     approximateKinds: [...approximate].sort(),
   };

@@ -16,6 +16,11 @@ export interface TechniqueConfig {
   accumulationSteps: number;
   /** Fine-tune: keep only block boundaries in the forward pass and recompute each block in backward. */
   checkpointing: 'off' | 'blocks';
+  /**
+   * Frozen phase without augmentation: store the backbone's features on the host in the first epoch and
+   * train the head on them afterwards (a speed technique: later epochs skip decoding and the backbone).
+   */
+  cacheFeatures: boolean;
 }
 
 /** The precision experiment: WebGL's float16 textures, and dynamic loss scaling. */

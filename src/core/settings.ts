@@ -18,7 +18,7 @@ export const DEFAULT_TRAIN_CONFIG: TrainConfig = {
   fineTuneLearningRate: 1e-4,
   unfreezeLastN: 20,
   fineTuneLayers: null,
-  techniques: { backboneOutsideTape: true, accumulationSteps: 1, checkpointing: 'off' },
+  techniques: { backboneOutsideTape: true, accumulationSteps: 1, checkpointing: 'off', cacheFeatures: true },
   precision: { webglF16Textures: false, lossScaling: 'off' },
   augment: DEFAULT_AUGMENT,
   augmentOn: 'gpu',

@@ -1,3 +1,4 @@
+import { augmentIsOff } from './config';
 import type { StepTechnique } from './memory';
 import type { TrainConfig } from './protocol';
 
@@ -13,7 +14,19 @@ export function describeRunSettings(c: TrainConfig): string {
   ];
   if (t.accumulationSteps > 1) parts.push(`${t.accumulationSteps} accumulated micro-batches`);
   if (t.checkpointing === 'blocks') parts.push('per-block checkpointing');
+  if (featureCache(c).on) parts.push('frozen features cached');
   return parts.join(', ');
+}
+
+/** Whether the frozen phase will cache backbone features, and why not when it will not. */
+export function featureCache(c: TrainConfig): { on: boolean; why: string } {
+  if (!c.techniques.cacheFeatures) return { on: false, why: 'turned off' };
+  if (!c.techniques.backboneOutsideTape)
+    return { on: false, why: 'needs the frozen backbone outside the tape' };
+  if (!augmentIsOff(c.augment))
+    return { on: false, why: 'augmentation is on, so every epoch sees different pixels' };
+  if (c.frozenEpochs < 2) return { on: false, why: 'needs at least 2 frozen epochs to pay off' };
+  return { on: true, why: 'the first frozen epoch stores the features, later ones reuse them' };
 }
 
 /** How one step ran, in words. */
@@ -27,5 +40,7 @@ export function describeStep(t: StepTechnique): string {
   if (t.microBatches > 1) parts.push(`${t.microBatches} micro-batches of up to ${t.microBatchSize} images`);
   if (t.checkpoint)
     parts.push(`${t.checkpoint.recomputed} of ${t.checkpoint.segments} segments recomputed in backward`);
+  if (t.featureCache === 'filling') parts.push('features stored for the cache');
+  if (t.featureCache === 'reading') parts.push('head only, on cached features');
   return parts.join(', ');
 }

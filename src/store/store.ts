@@ -58,7 +58,9 @@ export const labStore = createStore<LabState>()(
       const p = (persisted ?? {}) as Partial<LabState>;
       // Settings saved before weights could be chosen trained from random initialisation.
       const weights = p.config && !('weights' in p.config) ? { weights: 'random' as const } : {};
-      return { ...current, ...p, config: { ...current.config, ...p.config, ...weights } };
+      // Techniques added since the settings were saved take their defaults.
+      const techniques = { ...current.config.techniques, ...p.config?.techniques };
+      return { ...current, ...p, config: { ...current.config, ...p.config, ...weights, techniques } };
     },
   }),
 );

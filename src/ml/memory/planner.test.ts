@@ -117,6 +117,44 @@ describe('planner against tf.profile on the cpu backend', () => {
     },
   );
 
+  it.each([4, 64])(
+    'a frozen step on cached backbone features at 32 px, batch %i: within 3%',
+    async (batch) => {
+      const { model, backboneLayerCount } = buildClassifier({
+        ...EFFICIENTNET_PRESETS.tiny,
+        height: 32,
+        width: 32,
+        numClasses: 3,
+        seed: 1,
+      });
+      const spec = describeModel(model, backboneLayerCount);
+      const trainer = new Trainer(model, backboneLayerCount, { seed: 1 });
+      trainer.compile('frozen', 1e-3, 0);
+      const data = noiseBatch(batch, 32, 3, 1);
+      const features = trainer.backboneFeatures(data.xs);
+      tf.dispose(data.xs);
+      const cached = { features, ys: data.ys };
+      await trainer.step(cached);
+      const measured = await tf.profile(async () => {
+        await trainer.step(cached);
+      });
+      const plan = planTfjs({
+        spec,
+        batch,
+        trainable: trainableLayers(spec, 'frozen', 0),
+        optimizer: 'adam',
+        backboneOutsideTape: true,
+        cachedFeatures: true,
+        queuedBatches: 3,
+      });
+      expect(plan.categories.input).toBe(features.size * 4 + batch * 4);
+      expect(Math.abs(predictionError(plan.peakBytes, measured.peakBytes))).toBeLessThan(3);
+      tf.dispose([features, data.ys]);
+      trainer.dispose();
+      model.dispose();
+    },
+  );
+
   it("cuts the same checkpoint segments as the trainer's blockSegments", () => {
     for (const [preset, size] of [
       [EFFICIENTNET_PRESETS.tiny, 32],

@@ -3,6 +3,7 @@ import type { StepBreakdown, StepMode, StepTechnique } from '../../core/memory';
 import type { EngineEvent, TrainingPhase, TrainResult } from '../../core/protocol';
 import { EarlyStopping } from '../../core/earlyStopping';
 import type { Batch } from '../data/pipeline';
+import { FEATURE_CACHE_LIMIT_BYTES, FeatureCache, type FeatureBatch } from './featureCache';
 import { inPhase, setStepPhase } from '../memory/stepPhase';
 import { checkpointedGradients } from './checkpoint';
 import { withDropoutSeeds } from './dropoutSeeds';
@@ -41,6 +42,16 @@ export interface StepMetrics extends Metrics {
   technique: StepTechnique;
   /** Dynamic loss scaling: the scale this step used and whether it skipped the update; null when off. */
   lossScale: LossScaleState | null;
+}
+
+/**
+ * What a step trains on: images; cached backbone features (the frozen phase's later epochs); or both,
+ * images with the features just computed from them for the cache. Owned by the caller.
+ */
+export interface StepBatch {
+  xs?: tf.Tensor4D;
+  ys: tf.Tensor1D;
+  features?: tf.Tensor;
 }
 
 /** The classifier cut where the head starts: both halves share the classifier's layers and weights. */
@@ -188,10 +199,14 @@ export class Trainer {
     return this.segments;
   }
 
-  /** Class probabilities in training mode, taped from the first layer or only from the head. */
-  private forward(xs: tf.Tensor4D, features: tf.Tensor | null): tf.Tensor2D {
-    if (features) return this.splitModel().head.apply(features, { training: true }) as tf.Tensor2D;
-    return this.model.apply(xs, { training: true }) as tf.Tensor2D;
+  /**
+   * The frozen backbone's output for a batch of images, in inference mode and outside the tape (each
+   * layer's output freed once used). The caller disposes it.
+   */
+  backboneFeatures(xs: tf.Tensor4D): tf.Tensor {
+    return inPhase('forward', () =>
+      tf.tidy(() => this.splitModel().backbone.apply(xs, { training: false }) as tf.Tensor),
+    );
   }
 
   /**
@@ -200,7 +215,7 @@ export class Trainer {
    * everything the step created is released, so tf.memory().numTensors returns to its value before the
    * step, and the error is rethrown.
    */
-  async step(batch: Batch): Promise<StepMetrics> {
+  async step(batch: StepBatch): Promise<StepMetrics> {
     const optimizer = this.optimizer;
     if (!optimizer) throw new Error('Trainer.step() called before compile()');
     // Tensors this step creates that outlive its tidies; all released when the step ends, however it ends.
@@ -226,7 +241,7 @@ export class Trainer {
         gradients,
         optimizer: this.optimizerBytes(),
         ...run.saved,
-        input: distinctBytes([batch.xs, batch.ys]),
+        input: distinctBytes([batch.xs ?? batch.features, batch.ys].filter(isTensor)),
       };
       const values = await Promise.all(run.parts.flatMap((p) => [p.loss.data(), p.accuracy.data()]));
       const at = (i: number) => values[i]?.[0] ?? Number.NaN;
@@ -240,6 +255,7 @@ export class Trainer {
           microBatchSize: Math.max(...run.sizes),
           accumulatorBytes: run.sizes.length > 1 ? gradients : 0,
           checkpoint: run.checkpoint,
+          featureCache: batch.features ? (batch.xs ? 'filling' : 'reading') : null,
         },
         lossScale,
       };
@@ -258,7 +274,7 @@ export class Trainer {
    * loss scale), without applying them or moving the scale: for checking that the training modes
    * agree. The caller disposes them.
    */
-  gradients(batch: Batch): tf.NamedTensorMap {
+  gradients(batch: StepBatch): tf.NamedTensorMap {
     if (!this.optimizer) throw new Error('Trainer.gradients() called before compile()');
     const owned: tf.Tensor[] = [];
     const sum: tf.NamedTensorMap = {};
@@ -283,25 +299,22 @@ export class Trainer {
    * Forward and backward over the batch's micro-batches, summing their gradients into `sum`. Losses,
    * accuracies and slices go into `owned`.
    */
-  private accumulate(batch: Batch, owned: tf.Tensor[], sum: tf.NamedTensorMap): Accumulated {
+  private accumulate(batch: StepBatch, owned: tf.Tensor[], sum: tf.NamedTensorMap): Accumulated {
+    if (batch.features && this.mode !== 'outside-tape')
+      throw new Error('Backbone features can only be trained on with the backbone outside the tape.');
     const n = batch.ys.shape[0];
     const sizes = microBatchSizes(n, this.options.accumulationSteps);
     const weightIds = new Set<object>(this.model.weights.map((w) => w.read().dataId));
     const run: Accumulated = { sizes, parts: [], saved: NOTHING_SAVED, checkpoint: null };
     let begin = 0;
     for (const size of sizes) {
-      const micro =
-        sizes.length === 1
-          ? batch
-          : tf.tidy(() => ({
-              xs: tf.slice(batch.xs, [begin, 0, 0, 0], [size, -1, -1, -1]),
-              ys: tf.slice(batch.ys, [begin], [size]),
-            }));
-      if (micro !== batch) owned.push(micro.xs, micro.ys);
+      const micro: StepBatch = sizes.length === 1 ? batch : sliceRows(batch, begin, size);
+      const slices = micro === batch ? [] : [micro.xs, micro.ys, micro.features].filter(isTensor);
+      owned.push(...slices);
       begin += size;
       const r = this.microStep(micro, size / n, weightIds, owned);
       // The slice is not needed for the next micro-batch: free it now, not at the end of the step.
-      if (micro !== batch) tf.dispose([micro.xs, micro.ys]);
+      tf.dispose(slices);
       run.parts.push(r);
       run.saved = largerSaved(run.saved, r.saved);
       run.checkpoint = r.checkpoint;
@@ -317,7 +330,7 @@ export class Trainer {
    * are the caller's.
    */
   private microStep(
-    micro: Batch,
+    micro: StepBatch,
     share: number,
     weightIds: ReadonlySet<object>,
     owned: tf.Tensor[],
@@ -349,7 +362,7 @@ export class Trainer {
       let saved = NOTHING_SAVED;
       if (mode === 'checkpointed') {
         const segments = this.checkpointSegments();
-        const r = checkpointedGradients(segments, micro.xs, lossOf, (held) => {
+        const r = checkpointedGradients(segments, images(micro), lossOf, (held) => {
           saved = largerSaved(saved, savedActivations(weightIds, held));
         });
         return {
@@ -360,21 +373,23 @@ export class Trainer {
           checkpoint: { segments: segments.length, recomputed: r.recomputed, boundaryBytes: r.boundaryBytes },
         };
       }
-      const features =
-        mode === 'outside-tape'
-          ? inPhase('forward', () =>
-              tf.tidy(() => this.splitModel().backbone.apply(micro.xs, { training: false }) as tf.Tensor),
-            )
-          : null;
-      if (features) owned.push(features);
+      // Features handed in (from the cache) stay the caller's; features computed here are freed here.
+      const computed =
+        mode === 'outside-tape' && !micro.features ? this.backboneFeatures(images(micro)) : null;
+      if (computed) owned.push(computed);
+      const features = micro.features ?? computed;
       setStepPhase('forward');
       const { value, grads } = tf.variableGrads(() => {
-        const loss = lossOf(this.forward(micro.xs, features));
+        const loss = lossOf(
+          features
+            ? (this.splitModel().head.apply(features, { training: true }) as tf.Tensor2D)
+            : (this.model.apply(images(micro), { training: true }) as tf.Tensor2D),
+        );
         saved = savedActivations(weightIds);
         setStepPhase('backward');
         return loss;
       }, this.variables);
-      features?.dispose();
+      computed?.dispose();
       owned.push(value);
       return { loss: kept.loss!, accuracy: kept.accuracy!, grads, saved, checkpoint: null };
     });
@@ -387,37 +402,55 @@ export class Trainer {
     return distinctBytes(all.filter((v) => !own.has(v.id)));
   }
 
-  /** Mean loss and accuracy in inference mode (dropout off, BatchNorm on moving statistics). */
+  /**
+   * Mean loss and accuracy in inference mode (dropout off, BatchNorm on moving statistics). With `fill`,
+   * the backbone's features of every batch are stored in it on the way (frozen phase, feature cache).
+   */
   async evaluate(
     dataset: tf.data.Dataset<Batch>,
     shouldStop: () => boolean = () => false,
     abort: () => void = () => {},
+    fill?: FeatureCache,
   ): Promise<Metrics> {
-    let lossSum = 0;
-    let correct = 0;
-    let count = 0;
+    const total = new MetricSum();
     await forEachBatch(
       dataset,
       shouldStop,
       async (batch) => {
-        const n = batch.ys.shape[0];
-        const [loss, acc] = inPhase('evaluation', () =>
-          tf.tidy(() => {
-            const probs = this.model.apply(batch.xs, { training: false }) as tf.Tensor2D;
-            return [sparseCategoricalCrossentropy(batch.ys, probs), sparseAccuracy(batch.ys, probs)];
-          }),
-        );
-        const [l, a] = await Promise.all([loss.data(), acc.data()]);
-        tf.dispose([loss, acc]);
-        lossSum += (l[0] ?? Number.NaN) * n;
-        correct += (a[0] ?? Number.NaN) * n;
-        count += n;
+        if (!fill) {
+          await total.add(batch.ys, () => this.model.apply(batch.xs, { training: false }) as tf.Tensor2D);
+          return;
+        }
+        const features = this.backboneFeatures(batch.xs);
+        try {
+          await fill.add(features, batch.ys);
+          await total.add(batch.ys, () => this.headInference(features));
+        } finally {
+          features.dispose();
+        }
       },
       abort,
     );
-    return count === 0
-      ? { loss: Number.NaN, accuracy: Number.NaN }
-      : { loss: lossSum / count, accuracy: correct / count };
+    return total.mean();
+  }
+
+  /** evaluate() over a complete feature cache: the head alone, in inference mode. */
+  async evaluateCached(cache: FeatureCache, shouldStop: () => boolean = () => false): Promise<Metrics> {
+    const total = new MetricSum();
+    for (const rows of cache.order(null)) {
+      if (shouldStop()) break;
+      const batch = cache.batch(rows);
+      try {
+        await total.add(batch.ys, () => this.headInference(batch.features));
+      } finally {
+        tf.dispose([batch.features, batch.ys]);
+      }
+    }
+    return total.mean();
+  }
+
+  private headInference(features: tf.Tensor): tf.Tensor2D {
+    return this.splitModel().head.apply(features, { training: false }) as tf.Tensor2D;
   }
 
   /** Frees the optimizer's slots and the split's references; the model stays with its owner. */
@@ -430,6 +463,56 @@ export class Trainer {
     // The backbone half was made from existing tensors, took no references, and must not give any back.
     this.split?.head.dispose();
     this.split = null;
+  }
+}
+
+function isTensor(t: tf.Tensor | undefined): t is tf.Tensor {
+  return t !== undefined;
+}
+
+/** The images of a batch that must have them (every mode but training on cached features). */
+function images(batch: StepBatch): tf.Tensor4D {
+  if (!batch.xs) throw new Error('This training step needs images, and the batch holds only features.');
+  return batch.xs;
+}
+
+/** Rows [begin, begin + size) of every tensor of the batch (a micro-batch). */
+function sliceRows(batch: StepBatch, begin: number, size: number): StepBatch {
+  const rows = <T extends tf.Tensor>(t: T): T =>
+    tf.slice(t, [begin, ...t.shape.slice(1).map(() => 0)], [size, ...t.shape.slice(1).map(() => -1)]);
+  return tf.tidy(() => ({
+    ys: rows(batch.ys),
+    ...(batch.xs ? { xs: rows(batch.xs) } : {}),
+    ...(batch.features ? { features: rows(batch.features) } : {}),
+  }));
+}
+
+/** Loss and accuracy summed over evaluation batches, weighted by their sizes. */
+class MetricSum {
+  private loss = 0;
+  private correct = 0;
+  private count = 0;
+
+  /** Scores the probabilities `probs()` gives for the batch (computed and freed here). */
+  async add(ys: tf.Tensor1D, probs: () => tf.Tensor2D): Promise<void> {
+    const n = ys.shape[0];
+    const [loss, acc] = inPhase('evaluation', () =>
+      tf.tidy(() => {
+        const p = probs();
+        return [sparseCategoricalCrossentropy(ys, p), sparseAccuracy(ys, p)];
+      }),
+    );
+    const [l, a] = await Promise.all([loss.data(), acc.data()]);
+    tf.dispose([loss, acc]);
+    this.loss += (l[0] ?? Number.NaN) * n;
+    this.correct += (a[0] ?? Number.NaN) * n;
+    this.count += n;
+  }
+
+  mean(): Metrics {
+    return this.count === 0
+      ? { loss: Number.NaN, accuracy: Number.NaN }
+      : { loss: this.loss / this.count, accuracy: this.correct / this.count };
   }
 }
 
@@ -533,6 +616,68 @@ export interface RunContext {
   /** Runs one training step under the backend's error capture (WebGPU error scopes), rethrowing what it catches. */
   guardStep: <T>(step: () => Promise<T>) => Promise<T>;
   /** Lets messages (Stop) and timers (memory sampling) run between steps. */ yieldToEventLoop: () => Promise<void>;
+  /**
+   * Cache the frozen backbone's features on the host in the first frozen epoch and train the head on
+   * them afterwards. Only for data whose pixels never change (no augmentation); `seed` reshuffles the
+   * cached images each epoch, `limitBytes` caps the host memory (default FEATURE_CACHE_LIMIT_BYTES).
+   */
+  featureCache?: { seed: number; limitBytes?: number };
+}
+
+/**
+ * A frozen-phase step of the cache-filling epoch: the backbone runs outside the tape, as in any frozen
+ * step; its features are stored on the host and handed to the step, so the backbone runs once.
+ */
+async function fillStep(trainer: Trainer, batch: Batch, cache: FeatureCache): Promise<StepMetrics> {
+  const features = trainer.backboneFeatures(batch.xs);
+  try {
+    const metrics = await trainer.step({ ...batch, features });
+    await cache.add(features, batch.ys);
+    return metrics;
+  } finally {
+    features.dispose();
+  }
+}
+
+/** Runs `fn` on the cached batches in a shuffled order, freeing each; returns whether it stopped early. */
+async function forEachCached(
+  cache: FeatureCache,
+  seed: number,
+  shouldStop: () => boolean,
+  fn: (batch: FeatureBatch, index: number) => Promise<void>,
+): Promise<boolean> {
+  for (const [i, rows] of cache.order(seed).entries()) {
+    const batch = cache.batch(rows);
+    try {
+      await fn(batch, i);
+    } finally {
+      tf.dispose([batch.features, batch.ys]);
+    }
+    if (shouldStop()) return true;
+  }
+  return false;
+}
+
+/** The log line that says what the feature cache holds, or why it was not used. */
+function cacheReport(train: FeatureCache, validation: FeatureCache, limitBytes: number): EngineEvent {
+  if (!train.ready || !validation.ready) {
+    const mb = (limitBytes / 2 ** 20).toFixed(0);
+    const which = [!train.ready && 'training', !validation.ready && 'validation']
+      .filter(Boolean)
+      .join(' and ');
+    return {
+      kind: 'log',
+      level: 'info',
+      message: `Feature cache: the ${which} features would not fit in its host memory limit (${mb} MB); those batches run the backbone every epoch.`,
+    };
+  }
+  const shape = train.featureShape?.join('×') ?? '?';
+  const mb = ((train.bytes + validation.bytes) / 2 ** 20).toFixed(1);
+  return {
+    kind: 'log',
+    level: 'info',
+    message: `Feature cache: stored the frozen backbone's ${shape} features of ${train.count} training and ${validation.count} validation images (${mb} MB of host memory). Later frozen epochs train the head on them: no decoding, no backbone.`,
+  };
 }
 
 /** Frozen phase then fine-tuning, with EarlyStopping per phase (as the seed's two fit() calls). */
@@ -566,43 +711,70 @@ export async function runTraining(
     });
     const early = new EarlyStopping(ctx.patience);
     outcome = 'completed';
+    const caches =
+      ctx.featureCache && trainer.backboneOutsideTape
+        ? {
+            train: new FeatureCache(ctx.featureCache.limitBytes),
+            validation: new FeatureCache(ctx.featureCache.limitBytes),
+          }
+        : null;
     for (let epoch = 0; epoch < p.epochs; epoch++, epochIndex++) {
       let lossSum = 0;
       let accSum = 0;
       let seen = 0;
-      const stopped = await forEachBatch(
-        ctx.dataset('train', epochIndex),
-        ctx.shouldStop,
-        async (batch, i) => {
-          const start = performance.now();
-          const m = await ctx.guardStep(() => trainer.step(batch));
-          const peakBytes = ctx.stepPeakBytes?.();
-          const n = batch.ys.shape[0];
-          lossSum += m.loss * n;
-          accSum += m.accuracy * n;
-          seen += n;
-          ctx.emit({
-            kind: 'batch',
-            phase: p.phase,
-            epoch,
-            batch: i,
-            batchesPerEpoch: ctx.batchesPerEpoch,
-            loss: m.loss,
-            accuracy: m.accuracy,
-            breakdown: m.breakdown,
-            technique: m.technique,
-            lossScale: m.lossScale,
-            ...(peakBytes !== undefined ? { peakBytes } : {}),
-            stepMs: performance.now() - start,
-            t: ctx.now(),
-          });
-          await ctx.yieldToEventLoop();
-        },
-        ctx.abort,
-      );
+      const trainStep = async (batch: StepBatch, i: number) => {
+        const start = performance.now();
+        const m = await ctx.guardStep(() =>
+          batch.xs && caches?.train.active
+            ? fillStep(trainer, batch as Batch, caches.train)
+            : trainer.step(batch),
+        );
+        const peakBytes = ctx.stepPeakBytes?.();
+        const n = batch.ys.shape[0];
+        lossSum += m.loss * n;
+        accSum += m.accuracy * n;
+        seen += n;
+        ctx.emit({
+          kind: 'batch',
+          phase: p.phase,
+          epoch,
+          batch: i,
+          batchesPerEpoch: ctx.batchesPerEpoch,
+          loss: m.loss,
+          accuracy: m.accuracy,
+          breakdown: m.breakdown,
+          technique: m.technique,
+          lossScale: m.lossScale,
+          ...(peakBytes !== undefined ? { peakBytes } : {}),
+          stepMs: performance.now() - start,
+          t: ctx.now(),
+        });
+        await ctx.yieldToEventLoop();
+      };
+      const stopped = caches?.train.ready
+        ? await forEachCached(caches.train, ctx.featureCache!.seed + epochIndex, ctx.shouldStop, trainStep)
+        : await forEachBatch(ctx.dataset('train', epochIndex), ctx.shouldStop, trainStep, ctx.abort);
       if (stopped) return ended('stopped');
-      const val = await trainer.evaluate(ctx.dataset('validation', epochIndex), ctx.shouldStop, ctx.abort);
+      const filling = caches !== null && !caches.train.ready;
+      caches?.train.complete();
+      const val = caches?.validation.ready
+        ? await trainer.evaluateCached(caches.validation, ctx.shouldStop)
+        : await trainer.evaluate(
+            ctx.dataset('validation', epochIndex),
+            ctx.shouldStop,
+            ctx.abort,
+            caches?.validation.active ? caches.validation : undefined,
+          );
       if (ctx.shouldStop()) return ended('stopped');
+      caches?.validation.complete();
+      if (caches && filling)
+        ctx.emit(
+          cacheReport(
+            caches.train,
+            caches.validation,
+            ctx.featureCache?.limitBytes ?? FEATURE_CACHE_LIMIT_BYTES,
+          ),
+        );
       last = val;
       ctx.emit({
         kind: 'epoch',
