@@ -20,6 +20,7 @@ export interface LabSnapshot {
       epoch: number;
       loss: number;
       peakBytes?: number;
+      profile?: { peakBytes: number; newTensors: number; kernelCount: number };
       technique: { mode: string; microBatches: number; featureCache: 'filling' | 'reading' | null };
       lossScale: { scale: number; nextScale: number; skipped: boolean; skippedSteps: number } | null;
     }[];

@@ -3,6 +3,7 @@ import type { BackendInfo, BackendRequest } from '../core/backend';
 import type { ModelSpec } from '../core/modelSpec';
 import { catalogEntry, type ModelId } from '../core/models';
 import { featureCache } from '../core/techniques';
+import type { StepProfile } from '../core/memory';
 import {
   gridPoints,
   largestBatchSearch,
@@ -34,6 +35,7 @@ import { onKernel } from '../ml/memory/kernelHook';
 import { attributeOutputs, trackLayers } from '../ml/memory/layerContext';
 import { LargestAllocation } from '../ml/memory/recorder';
 import { StepPeak } from '../ml/memory/stepPeak';
+import { profileStep } from '../ml/memory/profile';
 import { MemorySampler, readMemory } from '../ml/memory/sampler';
 import { runTraining, Trainer, type PhasePlan } from '../ml/train/trainer';
 import { initBackend } from './backend';
@@ -204,6 +206,7 @@ export class LabEngine {
     const timer = setInterval(() => sampler.sample(), SAMPLE_TIMER_MS);
     let trainer: Trainer | null = null;
     let phase: TrainingPhase | null = null;
+    let lastProfile: StepProfile | null = null;
     try {
       const { model, backboneLayerCount, resumed } = await this.prepareModel(
         config,
@@ -263,9 +266,14 @@ export class LabEngine {
           },
           guardStep: async (step) => {
             stepPeak.reset();
-            return guard(step);
+            lastProfile = null;
+            if (!config.preciseProfile) return guard(step);
+            const { result, profile } = await guard(() => profileStep(step));
+            lastProfile = profile;
+            return result;
           },
           stepPeakBytes: () => stepPeak.value,
+          stepProfile: () => lastProfile,
           ...(featureCache(config).on ? { featureCache: { seed: config.seed } } : {}),
           yieldToEventLoop: () => new Promise((resolve) => setTimeout(resolve, 0)),
         },

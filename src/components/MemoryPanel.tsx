@@ -7,6 +7,7 @@ import { BreakdownTable } from './BreakdownTable';
 import { ReleaseControl } from './ReleaseControl';
 import { RunComparison } from './RunComparison';
 import { SavedByLayer } from './SavedByLayer';
+import { StepProfileView } from './StepProfileView';
 import { useLab } from './useLab';
 
 const MAX_POINTS = 600;
@@ -78,6 +79,7 @@ export function MemoryPanel() {
       <BreakdownTable />
       <RunComparison />
       <SavedByLayer />
+      <StepProfileView />
       <ReleaseControl />
     </section>
   );

@@ -93,6 +93,21 @@ export function SettingsPanel() {
       <fieldset disabled={locked}>
         <legend>Memory</legend>
         <BudgetField />
+        <div className="field">
+          <label>
+            <input
+              type="checkbox"
+              data-testid="precise-profile"
+              checked={config.preciseProfile}
+              onChange={(e) => updateConfig({ preciseProfile: e.target.checked })}
+            />{' '}
+            Precise mode: profile every step with tf.profile
+          </label>
+          <small className="hint">
+            Per-kernel bytes and times for each step. Slower: tf.profile times every kernel, which waits for
+            the GPU after each one. The step peak is measured either way.
+          </small>
+        </div>
       </fieldset>
       <fieldset disabled={locked}>
         <legend>Phases</legend>

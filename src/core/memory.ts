@@ -46,6 +46,31 @@ export interface StepTechnique {
   featureCache: 'filling' | 'reading' | null;
 }
 
+/** One kernel of a profiled step. */
+export interface ProfiledKernel {
+  /** tfjs kernel name, e.g. 'Conv2D'. */ name: string;
+  /** Net bytes the kernel added to the live total (negative when it freed more than it made). */ bytesAdded: number;
+  /** Kernel time in ms as the backend timed it; null where the backend cannot time kernels. */ ms:
+    number | null;
+  /** Shapes of its outputs. */ outputShapes: number[][];
+}
+
+/**
+ * A training step measured with tf.profile (the opt-in precise mode): its peak as tf.profile computes it,
+ * what it left behind, and every kernel with its time (tf.profile makes each kernel time itself, which
+ * serialises GPU work: slower, but per-kernel).
+ */
+export interface StepProfile {
+  /** tf.profile's peakBytes. */ peakBytes: number;
+  /** Bytes and tensors alive after the step that were not before (0 for a step that leaks nothing). */
+  newBytes: number;
+  newTensors: number;
+  /** Kernels run. */ kernelCount: number;
+  /** Sum of the kernels' times; null where the backend could not time them. */ kernelMs: number | null;
+  /** The slowest kernels, slowest first. */ slowest: ProfiledKernel[];
+  /** The kernels that added the most bytes, largest first. */ largest: ProfiledKernel[];
+}
+
 /** Everything at the step's peak that no category accounts for: temporaries of the largest op, etc. */
 export function transientBytes(b: StepBreakdown, peak: number): number {
   return Math.max(0, peak - (b.weights + b.gradients + b.optimizer + b.savedActivations + b.input));

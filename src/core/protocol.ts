@@ -5,7 +5,7 @@ import type { AugmentOn } from './pixels';
 import type { ModelId, WeightsChoice } from './models';
 import type { SweepGrid, SweepPoint, SweepPreset } from './sweep';
 import type { BackendInfo, BackendRequest } from './backend';
-import type { MemorySample, StepBreakdown, StepTechnique } from './memory';
+import type { MemorySample, StepBreakdown, StepProfile, StepTechnique } from './memory';
 import type { OomDetails } from './oom';
 
 /** The memory-saving techniques of a run (each a real training mode, predicted and measured). */
@@ -66,6 +66,8 @@ export interface TrainConfig {
   /** Batches prepared ahead (tf.data prefetch). */ prefetch: number;
   /** Simulated card size in bytes (TensorFlow's memory_limit); null = no limit but the real GPU's. */
   budgetBytes: number | null;
+  /** Precise mode: run every training step under tf.profile (per-kernel bytes and times; slower). */
+  preciseProfile: boolean;
 }
 
 /** Where the engine reads one image from. */
@@ -110,6 +112,7 @@ export type EngineEvent =
       accuracy: number;
       /** Wall time of this step in ms, measured. */ stepMs: number;
       /** The step's peak live bytes, as tf.profile would report them (measured at every kernel). */ peakBytes?: number;
+      /** The step under tf.profile, in precise mode only. */ profile?: StepProfile;
       /** Bytes by category during this step, measured. */ breakdown: StepBreakdown;
       /** How the step ran (tape mode, micro-batches, checkpoint segments). */ technique: StepTechnique;
       /** Loss scaling after the step; null when off. */ lossScale: LossScaleInfo | null;

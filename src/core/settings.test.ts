@@ -24,6 +24,12 @@ describe('validateTrainConfig', () => {
       'Brightness max delta must be a number ≥ 0 (got -1).',
     ]);
   });
+  it('refuses precise profiling together with a simulated card', () => {
+    expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, preciseProfile: true })).toEqual([]);
+    expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, preciseProfile: true, budgetBytes: 4e9 })).toEqual([
+      'Precise profiling cannot run with a simulated card: tf.profile hides the error the card raises inside a kernel. Turn one of them off.',
+    ]);
+  });
   it('keeps the packaged weights to the architecture they are for', () => {
     expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, model: 'b0' })).toEqual([
       'The packaged pretrained weights are a MobileNetV2: choose MobileNetV2, or other weights.',

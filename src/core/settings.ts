@@ -27,6 +27,7 @@ export const DEFAULT_TRAIN_CONFIG: TrainConfig = {
   patience: 2,
   prefetch: 1,
   budgetBytes: null,
+  preciseProfile: false,
 };
 
 /** Card sizes offered for the simulated budget, in GB (10^9 bytes, as cards are sold). */
@@ -93,6 +94,11 @@ export function validateTrainConfig(c: TrainConfig): string[] {
   }
   if (c.frozenEpochs + c.fineTuneEpochs === 0) problems.push('Set at least one epoch in either phase.');
   if (!Number.isInteger(c.seed)) problems.push(`Seed must be a whole number (got ${c.seed}).`);
+  if (c.preciseProfile && c.budgetBytes !== null) {
+    problems.push(
+      'Precise profiling cannot run with a simulated card: tf.profile hides the error the card raises inside a kernel. Turn one of them off.',
+    );
+  }
   if (c.budgetBytes !== null && !(c.budgetBytes >= 1e6)) {
     problems.push(`The simulated card must hold at least 1 MB (got ${c.budgetBytes} bytes).`);
   }

@@ -1,7 +1,7 @@
 import type { BackendInfo, BackendRequest } from '../core/backend';
 import type { ModelSpec } from '../core/modelSpec';
 import type { SweepGrid, SweepPoint, SweepStatus } from '../core/sweep';
-import type { MemorySample, StepBreakdown, StepTechnique, TimelineMarker } from '../core/memory';
+import type { MemorySample, StepBreakdown, StepProfile, StepTechnique, TimelineMarker } from '../core/memory';
 import type { OomDetails } from '../core/oom';
 import type {
   ImageSource,
@@ -62,6 +62,7 @@ export interface BatchPoint {
   accuracy: number;
   /** Measured step time, ms. */ stepMs: number;
   /** Step peak live bytes, read at every kernel (equals tf.profile's peakBytes). */ peakBytes?: number;
+  /** The step under tf.profile, in precise mode. */ profile?: StepProfile;
   /** Bytes by category during the step. */ breakdown: StepBreakdown;
   /** How the step ran (tape mode, micro-batches, checkpoint segments). */ technique: StepTechnique;
   /** Loss scaling after the step; null when off. */ lossScale: LossScaleInfo | null;

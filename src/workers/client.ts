@@ -649,6 +649,7 @@ function onEngineEvent(e: EngineEvent): void {
                 technique: e.technique,
                 lossScale: e.lossScale,
                 ...(e.peakBytes !== undefined ? { peakBytes: e.peakBytes } : {}),
+                ...(e.profile ? { profile: e.profile } : {}),
               },
             ],
             progress: { ...s.run.progress, done: s.run.progress.done + 1 },

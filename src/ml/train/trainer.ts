@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { StepBreakdown, StepMode, StepTechnique } from '../../core/memory';
+import type { StepBreakdown, StepMode, StepProfile, StepTechnique } from '../../core/memory';
 import type { EngineEvent, TrainingPhase, TrainResult } from '../../core/protocol';
 import { EarlyStopping } from '../../core/earlyStopping';
 import type { Batch } from '../data/pipeline';
@@ -613,6 +613,7 @@ export interface RunContext {
   /** True once the user pressed Stop; checked between steps. */ shouldStop: () => boolean;
   /** Ends the data sets early after a failure, so the rest can be drained quickly. */ abort: () => void;
   /** Peak live bytes of the step that just ran, when measured. */ stepPeakBytes?: () => number;
+  /** The tf.profile summary of the step that just ran, in precise mode. */ stepProfile?: () => StepProfile | null;
   /** Runs one training step under the backend's error capture (WebGPU error scopes), rethrowing what it catches. */
   guardStep: <T>(step: () => Promise<T>) => Promise<T>;
   /** Lets messages (Stop) and timers (memory sampling) run between steps. */ yieldToEventLoop: () => Promise<void>;
@@ -730,6 +731,7 @@ export async function runTraining(
             : trainer.step(batch),
         );
         const peakBytes = ctx.stepPeakBytes?.();
+        const profile = ctx.stepProfile?.() ?? null;
         const n = batch.ys.shape[0];
         lossSum += m.loss * n;
         accSum += m.accuracy * n;
@@ -746,6 +748,7 @@ export async function runTraining(
           technique: m.technique,
           lossScale: m.lossScale,
           ...(peakBytes !== undefined ? { peakBytes } : {}),
+          ...(profile ? { profile } : {}),
           stepMs: performance.now() - start,
           t: ctx.now(),
         });
