@@ -38,6 +38,8 @@ export interface LabSnapshot {
       batch: number;
       peakBytes?: number;
       predictedBytes?: number;
+      kerasBytes?: number;
+      kerasMixedBytes?: number;
     }[];
     largest: { status: string; batch: number | null; tried: { batch: number; fits: boolean }[] };
   };

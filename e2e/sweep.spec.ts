@@ -26,10 +26,14 @@ test('a sweep measures each point or marks it OOM on the chart, and the largest 
   for (const p of measured) {
     expect(p.peakBytes).toBeGreaterThan(0);
     expect(Math.abs((p.predictedBytes! - p.peakBytes!) / p.peakBytes!)).toBeLessThan(0.1);
+    // The precision axis, predicted: Keras in mixed float16 needs less than in float32.
+    expect(p.kerasMixedBytes).toBeLessThan(p.kerasBytes!);
   }
   expect(points.some((p) => p.status === 'oom' && p.presetId === 'all')).toBe(true);
   await expect(page.getByTestId('sweep-chart').first()).not.toHaveAttribute('data-oom-markers', '0');
   await expect(page.getByTestId('sweep-row')).toHaveCount(4);
+  await expect(page.getByTestId('sweep-chart').first()).toContainText('Keras/CUDA mixed float16 · predicted');
+  await expect(page.getByTestId('sweep-precision-note')).toContainText('no float16 dtype');
 
   await page.getByTestId('sweep-find-largest').click();
   await expect

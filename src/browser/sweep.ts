@@ -1,5 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
-import { predictSweepPeak, type SweepPoint, type SweepPreset, type SweepTarget } from '../core/sweep';
+import {
+  predictSweepKeras,
+  predictSweepPeak,
+  type SweepPoint,
+  type SweepPreset,
+  type SweepTarget,
+} from '../core/sweep';
 import type { TrainConfig } from '../core/protocol';
 import { installBudget, ResourceExhaustedError } from '../ml/memory/budget';
 import { describeModel } from '../ml/memory/describe';
@@ -32,7 +38,11 @@ export async function measurePoint(
     seed: config.seed,
     init: 'zeros',
   });
-  const predictedBytes = predictSweepPeak(describeModel(model, backboneLayerCount), target.batch, preset, 0);
+  const spec = describeModel(model, backboneLayerCount);
+  const predicted = {
+    predictedBytes: predictSweepPeak(spec, target.batch, preset, 0),
+    ...predictSweepKeras(spec, target.batch, preset),
+  };
   trackLayers(model);
   const offAttribution = attributeOutputs(backendName);
   const offBudget = installBudget(backendName, () => config.budgetBytes);
@@ -52,13 +62,13 @@ export async function measurePoint(
     await guard(() => trainer.step(batch));
     peak.reset();
     await guard(() => trainer.step(batch));
-    return { ...target, status: 'measured', peakBytes: peak.value, predictedBytes };
+    return { ...target, status: 'measured', peakBytes: peak.value, ...predicted };
   } catch (err) {
     if (!(err instanceof ResourceExhaustedError)) throw err;
     return {
       ...target,
       status: 'oom',
-      predictedBytes,
+      ...predicted,
       oomKind: err.details.kind,
       ...(err.details.layer ? { oomLayer: err.details.layer } : {}),
       message: err.message,

@@ -51,7 +51,13 @@ const LEGEND_STYLE: CSSProperties = {
   padding: 0,
   fontSize: '0.8rem',
 };
-const LEGEND_ICONS: Record<string, string> = { measured: '—●—', predicted: '- - -', oomAt: '✕' };
+const LEGEND_ICONS: Record<string, string> = {
+  measured: '—●—',
+  predicted: '- - -',
+  keras: '· · ·',
+  kerasMixed: '· · ·',
+  oomAt: '✕',
+};
 
 /** The legend, with the ✕ the chart draws (recharts' own 'cross' icon is a plus). */
 function SweepLegend({ payload }: DefaultLegendContentProps) {
@@ -118,6 +124,24 @@ export function SweepChart({ title, xLabel, rows, budgetBytes, backendLabel }: P
               name="predicted · planner"
               stroke="#7048e8"
               strokeDasharray="5 3"
+              dot={false}
+              connectNulls
+              isAnimationActive={false}
+            />
+            <Line
+              dataKey="keras"
+              name="Keras/CUDA float32 · predicted"
+              stroke="#868e96"
+              strokeDasharray="2 3"
+              dot={false}
+              connectNulls
+              isAnimationActive={false}
+            />
+            <Line
+              dataKey="kerasMixed"
+              name="Keras/CUDA mixed float16 · predicted"
+              stroke="#2b8a3e"
+              strokeDasharray="2 3"
               dot={false}
               connectNulls
               isAnimationActive={false}

@@ -357,6 +357,11 @@ function SweepCharts({ points, grid, presetLabel, budgetBytes, backendLabel }: C
           />
         </div>
       </div>
+      <p className="hint" data-testid="sweep-precision-note">
+        Precision: tfjs 4.22 has no float16 dtype, so the sweep cannot measure one. The dotted lines are the
+        planner&apos;s Keras/CUDA prediction for the same steps in float32 and in mixed float16 (float16
+        activations, float32 master weights): the question &quot;would this fit in Keras on that card?&quot;.
+      </p>
     </div>
   );
 }

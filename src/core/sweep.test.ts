@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LayerSpec, ModelSpec } from './modelSpec';
 import { trainableLayers } from './modelSpec';
-import { planTfjs } from './planner';
+import { planKeras, planTfjs } from './planner';
 import {
   ALL_LAYERS,
   DEFAULT_SWEEP_GRID,
@@ -12,6 +12,7 @@ import {
   gridPoints,
   largestBatchSearch,
   parseNumberList,
+  predictSweepKeras,
   predictSweepPeak,
   shouldSkip,
   skipCause,
@@ -395,6 +396,39 @@ describe('predictSweepPeak', () => {
         queuedBatches: 1,
       }).peakBytes,
     );
+  });
+
+  it('predicts the same point in Keras, where mixed float16 needs less than float32', () => {
+    const spec = toy(32);
+    const all = preset('all');
+    const { kerasBytes, kerasMixedBytes } = predictSweepKeras(spec, 8, all);
+    const input = {
+      spec,
+      batch: 8,
+      trainable: trainableLayers(spec, 'fine-tune', ALL_LAYERS),
+      optimizer: 'adam' as const,
+      backboneOutsideTape: false,
+      queuedBatches: 0,
+    };
+    expect(kerasBytes).toBe(planKeras(input).peakBytes);
+    expect(kerasMixedBytes).toBe(planKeras(input, 'mixed_float16').peakBytes);
+    expect(kerasMixedBytes).toBeLessThan(kerasBytes);
+    const rows = byBatch(
+      [
+        {
+          presetId: 'all',
+          size: 32,
+          batch: 8,
+          status: 'measured',
+          peakBytes: 1,
+          kerasBytes,
+          kerasMixedBytes,
+        },
+      ],
+      32,
+      'all',
+    );
+    expect(rows).toEqual([{ x: 8, measured: 1, keras: kerasBytes, kerasMixed: kerasMixedBytes }]);
   });
 
   it('grows with the batch, the input size and the trainable set', () => {

@@ -1,6 +1,6 @@
 import { trainableLayers, type ModelSpec } from './modelSpec';
 import type { OomKind } from './oom';
-import { planTfjs } from './planner';
+import { planKeras, planTfjs, type PlanInput } from './planner';
 
 /**
  * Sweeps: one training step measured at every point of a grid of batch sizes × input sizes × trainable
@@ -54,6 +54,9 @@ export interface SweepPoint extends SweepTarget {
   status: 'measured' | 'oom' | 'skipped';
   /** Peak bytes of the training step, when measured. */ peakBytes?: number;
   /** The planner's peak for the same point. */ predictedBytes?: number;
+  /** Predicted peak of the same step in Keras on a CUDA card, float32 and mixed float16. */
+  kerasBytes?: number;
+  kerasMixedBytes?: number;
   /** How memory ran out, for an OOM point; only a budget OOM lets larger batches be skipped. */
   oomKind?: OomKind;
   /** Layer running when memory ran out. */ oomLayer?: string;
@@ -190,14 +193,39 @@ export function predictSweepPeak(
   preset: SweepPreset,
   queuedBatches: number,
 ): number {
-  return planTfjs({
+  return planTfjs(sweepPlanInput(spec, batch, preset, queuedBatches)).peakBytes;
+}
+
+/**
+ * What TensorFlow/Keras on a CUDA card would need for the same point, in float32 and in mixed float16:
+ * the precision axis of a sweep, predicted only, as tfjs 4.22 has no float16 to measure.
+ */
+export function predictSweepKeras(
+  spec: ModelSpec,
+  batch: number,
+  preset: SweepPreset,
+): { kerasBytes: number; kerasMixedBytes: number } {
+  const input = sweepPlanInput(spec, batch, preset, 0);
+  return {
+    kerasBytes: planKeras(input).peakBytes,
+    kerasMixedBytes: planKeras(input, 'mixed_float16').peakBytes,
+  };
+}
+
+function sweepPlanInput(
+  spec: ModelSpec,
+  batch: number,
+  preset: SweepPreset,
+  queuedBatches: number,
+): PlanInput {
+  return {
     spec,
     batch,
     trainable: trainableLayers(spec, preset.phase, preset.unfreezeLastN),
     optimizer: 'adam',
     backboneOutsideTape: preset.phase === 'frozen',
     queuedBatches,
-  }).peakBytes;
+  };
 }
 
 /** One probed batch of the largest-batch search. */
@@ -262,6 +290,8 @@ export interface SweepRow {
   /** Batch size or input size. */ x: number;
   /** Measured step peak, bytes. */ measured?: number;
   /** Planner's peak, bytes. */ predicted?: number;
+  /** Keras/CUDA predictions, float32 and mixed float16, bytes. */ keras?: number;
+  kerasMixed?: number;
   /** The point ran out of memory. */ oom?: boolean;
 }
 
@@ -275,6 +305,8 @@ function series(
     const row: SweepRow = { x: x(p) };
     if (p.status === 'measured' && p.peakBytes !== undefined) row.measured = p.peakBytes;
     if (p.predictedBytes !== undefined) row.predicted = p.predictedBytes;
+    if (p.kerasBytes !== undefined) row.keras = p.kerasBytes;
+    if (p.kerasMixedBytes !== undefined) row.kerasMixed = p.kerasMixedBytes;
     if (p.status === 'oom') row.oom = true;
     rows.set(row.x, row);
   }
