@@ -72,6 +72,8 @@ async function measure(
   const batch: StepBatch = side.cached
     ? { features: trainer.backboneFeatures(images.xs), ys: images.ys }
     : images;
+  // A batch from the cache holds features and labels, no images.
+  if (side.cached) images.xs.dispose();
   try {
     // Warm-up: creates Adam's slots and, on GPU backends, compiles the programs.
     await trainer.step(batch);
