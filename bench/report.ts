@@ -59,7 +59,7 @@ const predicted = (side: BenchSide): string =>
     : `predicted ${mb(side.predictedPeakBytes).padStart(10)} (error ${pct(predictionError(side.predictedPeakBytes, side.peakBytes))})`;
 
 const sideLine = (side: BenchSide): string =>
-  `  ${side.name.padEnd(30)} peak ${mb(side.peakBytes).padStart(10)}  activations ${mb(side.activationBytes).padStart(10)}  step ${side.stepMs?.toFixed(0) ?? '—'} ms  ${predicted(side)}`;
+  `  ${side.name.padEnd(30)} peak ${mb(side.peakBytes).padStart(10)}  activations ${mb(side.activationBytes).padStart(10)}  step ${side.stepMs?.toFixed(0) ?? '—'} ms${side.kernels === undefined ? '' : ` (${side.kernels} kernels)`}  ${predicted(side)}`;
 
 export function techniqueTable(rows: BenchRow[]): string[] {
   return rows.flatMap((r) => [

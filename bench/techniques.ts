@@ -91,6 +91,7 @@ async function measure(
     return {
       name: side.name,
       peakBytes: profile.peakBytes,
+      kernels: profile.kernels.length,
       activationBytes: (metrics as StepMetrics | null)?.breakdown.savedActivations ?? 0,
       stepMs: times[Math.floor(times.length / 2)] ?? Number.NaN,
       predictedPeakBytes: predict(describeModel(model, backboneLayerCount), side),

@@ -8,6 +8,8 @@ export interface BenchSide {
   activationBytes?: number;
   /** Measured median wall time of one step in milliseconds. */
   stepMs?: number;
+  /** Kernels the profiled step ran (what a step's time scales with where each dispatch has a fixed cost). */
+  kernels?: number;
   /** The planner's predicted peak bytes for this side. */
   predictedPeakBytes?: number;
 }
