@@ -28,9 +28,10 @@ async function main(): Promise<void> {
     if (!(await tf.setBackend('webgpu'))) throw new Error('WebGPU is not available in this browser');
     await tf.ready();
     result.backend = tf.getBackend();
-    result.planner = await plannerRows({
-      onRow: (r) => window.__benchProgress?.push(`${r.config}: ${r.error.toFixed(2)}%`),
-    });
+    if (params.get('planner') !== '0')
+      result.planner = await plannerRows({
+        onRow: (r) => window.__benchProgress?.push(`${r.config}: ${r.error.toFixed(2)}%`),
+      });
     if (params.get('techniques') !== '0')
       result.techniques = [...(await techniqueRows({ quick: true })), ...(await inputRows({ quick: true }))];
   } catch (err) {

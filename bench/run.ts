@@ -11,18 +11,21 @@ import { techniqueRows } from './techniques';
 /**
  * `npm run bench`: every row is measured in this run, side by side. First on the cpu backend in Node,
  * then on WebGPU in headless Chromium (SwiftShader on machines without a GPU). Flags:
- * --cpu-only, --webgpu-only, --no-techniques.
+ * --cpu-only, --webgpu-only, --no-techniques, --no-planner.
  */
 const args = new Set(process.argv.slice(2));
 const techniques = !args.has('--no-techniques');
+const planner = !args.has('--no-planner');
 const print = (lines: string[]) => console.log(lines.join('\n'));
 
 async function cpu(): Promise<void> {
   await tf.setBackend('cpu');
-  console.log('\n## Planner accuracy — cpu backend (Node)\n');
-  const rows = await plannerRows();
-  print(plannerTable(rows));
-  print(plannerSummary(rows));
+  if (planner) {
+    console.log('\n## Planner accuracy — cpu backend (Node)\n');
+    const rows = await plannerRows();
+    print(plannerTable(rows));
+    print(plannerSummary(rows));
+  }
   if (techniques) {
     console.log('\n## Memory-saving techniques — cpu backend (Node)\n');
     print(techniqueTable(await techniqueRows({})));
@@ -49,7 +52,7 @@ async function webgpu(): Promise<void> {
     page.on('console', (m) => {
       if (m.type() === 'error') console.error(`[page] ${m.text()}`);
     });
-    await page.goto(`${address}bench/index.html?techniques=${techniques ? 1 : 0}`);
+    await page.goto(`${address}bench/index.html?techniques=${techniques ? 1 : 0}&planner=${planner ? 1 : 0}`);
     let shown = 0;
     for (;;) {
       const state = await page.evaluate(() => ({
@@ -75,9 +78,11 @@ function report(result: BrowserBench): void {
     console.log(`\nWebGPU rows not measured: ${result.error}`);
     return;
   }
-  console.log(`\n## Planner accuracy — ${result.backend} (Chromium)\n`);
-  print(plannerTable(result.planner));
-  print(plannerSummary(result.planner));
+  if (result.planner.length) {
+    console.log(`\n## Planner accuracy — ${result.backend} (Chromium)\n`);
+    print(plannerTable(result.planner));
+    print(plannerSummary(result.planner));
+  }
   if (result.techniques.length) {
     console.log(`\n## Memory-saving techniques — ${result.backend} (Chromium)\n`);
     print(techniqueTable(result.techniques));
