@@ -12,6 +12,10 @@ test('feature cache: with augmentation off, the frozen phase runs the backbone i
   await page.getByTestId('augment-off').click();
   await expect(status).toContainText('On: the first frozen epoch stores the features');
   await expect(page.getByTestId('planner-frozen-cached-predicted')).toBeVisible();
+  // Before anything runs, the planner draws its peak against batch size with the current settings.
+  const curve = page.getByTestId('planner-batch-curve');
+  await expect(curve).toContainText('Peak vs batch size · frozen phase');
+  await expect(curve.locator('.recharts-line')).toHaveCount(3);
 
   await page.getByTestId('train').click();
   expect(await waitForRunEnd(page)).toBe('completed');

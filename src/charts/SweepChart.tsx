@@ -21,6 +21,8 @@ interface Props {
   rows: SweepRow[];
   /** Simulated card in bytes; null when none is set. */ budgetBytes: number | null;
   /** Backend the peaks were measured on. */ backendLabel: string;
+  /** Only the planner's curves, before anything ran (no measured line, no measured label). */
+  predictedOnly?: boolean;
 }
 
 const OOM_COLOR = '#e03131';
@@ -77,7 +79,7 @@ function SweepLegend({ payload }: DefaultLegendContentProps) {
  * card, and a ✕ for each point that ran out of memory: at the card's height when one is set (the step
  * needed more than that), otherwise at the predicted peak.
  */
-export function SweepChart({ title, xLabel, rows, budgetBytes, backendLabel }: Props) {
+export function SweepChart({ title, xLabel, rows, budgetBytes, backendLabel, predictedOnly = false }: Props) {
   const highest = Math.max(0, ...rows.map((r) => r.measured ?? 0));
   const data = rows.map((r) => ({
     ...r,
@@ -89,7 +91,7 @@ export function SweepChart({ title, xLabel, rows, budgetBytes, backendLabel }: P
   return (
     <figure className="chart" data-testid="sweep-chart" data-oom-markers={oomCount} data-points={rows.length}>
       <figcaption>
-        {title} <span className="label-measured">measured · {backendLabel}</span>
+        {title} {!predictedOnly && <span className="label-measured">measured · {backendLabel}</span>}
         <span className="label-predicted">predicted · planner</span>
       </figcaption>
       {rows.length === 0 ? (
@@ -112,13 +114,15 @@ export function SweepChart({ title, xLabel, rows, budgetBytes, backendLabel }: P
               labelFormatter={(x) => `${xLabel} ${String(x)}`}
             />
             <Legend verticalAlign="top" content={SweepLegend} itemSorter={null} />
-            <Line
-              dataKey="measured"
-              name={`measured · ${backendLabel}`}
-              stroke="#1f6feb"
-              strokeWidth={2}
-              isAnimationActive={false}
-            />
+            {!predictedOnly && (
+              <Line
+                dataKey="measured"
+                name={`measured · ${backendLabel}`}
+                stroke="#1f6feb"
+                strokeWidth={2}
+                isAnimationActive={false}
+              />
+            )}
             <Line
               dataKey="predicted"
               name="predicted · planner"

@@ -2,7 +2,9 @@ import { useMemo } from 'react';
 import { formatBytes } from '../core/memory';
 import { planInput, planKeras, planTfjs, predictionError, type Plan } from '../core/planner';
 import type { TrainConfig, TrainingPhase } from '../core/protocol';
+import { curveBatches, predictedBatchCurve } from '../core/sweep';
 import { featureCache } from '../core/techniques';
+import { SweepChart } from '../charts/SweepChart';
 import type { BatchPoint } from '../store/types';
 import { useLab } from './useLab';
 
@@ -34,6 +36,37 @@ const plannedFor = (c: TrainConfig): string =>
     c.prefetch,
     c.techniques,
   ]);
+
+/**
+ * The phase that needs the most, predicted against batch size with the current settings, next to the
+ * simulated card: where the batch stops fitting, before anything runs.
+ */
+function BatchCurve() {
+  const spec = useLab((s) => s.planner.spec);
+  const config = useLab((s) => s.config);
+  const curve = useMemo(() => {
+    if (!spec) return null;
+    const phase: TrainingPhase = config.fineTuneEpochs > 0 ? 'fine-tune' : 'frozen';
+    return { phase, rows: predictedBatchCurve(spec, config, phase, curveBatches(config.batchSize)) };
+  }, [spec, config]);
+  if (!curve) return null;
+  return (
+    <div data-testid="planner-batch-curve">
+      <SweepChart
+        title={`Peak vs batch size · ${curve.phase} phase · current settings`}
+        xLabel="batch size"
+        rows={curve.rows}
+        budgetBytes={config.budgetBytes}
+        backendLabel=""
+        predictedOnly
+      />
+      <p className="hint">
+        Resolution works like batch for activations (they grow with the pixel count); the sweeps below measure
+        both curves.
+      </p>
+    </div>
+  );
+}
 
 /** One row of the table: a phase, or the frozen phase's steps on cached features. */
 interface PlanRow {
@@ -171,6 +204,7 @@ export function PlannerPanel() {
               })}
             </tbody>
           </table>
+          <BatchCurve />
           {plans.some((p) => p.key === 'frozen-cached') && (
             <p className="hint" data-testid="planner-cache-note">
               Feature cache: the first frozen epoch runs the backbone and stores its features in host memory;

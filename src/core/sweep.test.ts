@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LayerSpec, ModelSpec } from './modelSpec';
 import { trainableLayers } from './modelSpec';
-import { planKeras, planTfjs } from './planner';
+import { planInput, planKeras, planTfjs } from './planner';
+import { DEFAULT_TRAIN_CONFIG } from './settings';
 import {
   ALL_LAYERS,
   DEFAULT_SWEEP_GRID,
@@ -9,9 +10,11 @@ import {
   DEFAULT_SWEEP_PRESETS,
   byBatch,
   bySize,
+  curveBatches,
   gridPoints,
   largestBatchSearch,
   parseNumberList,
+  predictedBatchCurve,
   predictSweepKeras,
   predictSweepPeak,
   shouldSkip,
@@ -371,6 +374,36 @@ const toy = (s: number): ModelSpec => ({
       macs: 24,
     }),
   ],
+});
+
+describe('predicted batch curve', () => {
+  it('spans powers of two around the batch, the batch included', () => {
+    expect(curveBatches(8)).toEqual([1, 2, 4, 8, 16, 32, 64]);
+    expect(curveBatches(28)).toEqual([1, 2, 4, 8, 16, 28, 32, 64]);
+    expect(curveBatches(100)).toEqual([1, 2, 4, 8, 16, 32, 64, 100, 128]);
+  });
+
+  it('predicts each batch as the planner does for the configuration, growing with the batch', () => {
+    const spec = toy(32);
+    const c = {
+      ...DEFAULT_TRAIN_CONFIG,
+      techniques: { ...DEFAULT_TRAIN_CONFIG.techniques, accumulationSteps: 4 },
+    };
+    const rows = predictedBatchCurve(spec, c, 'fine-tune', [2, 8, 16]);
+    expect(rows.map((r) => r.x)).toEqual([2, 8, 16]);
+    const at8 = { ...planInput(spec, { ...c, batchSize: 8 }, 'fine-tune'), accumulationSteps: 4 };
+    expect(rows[1]).toEqual({
+      x: 8,
+      predicted: planTfjs(at8).peakBytes,
+      keras: planKeras(at8).peakBytes,
+      kerasMixed: planKeras(at8, 'mixed_float16').peakBytes,
+    });
+    // Fewer images than micro-batches: one micro-batch per image.
+    expect(rows[0]!.predicted).toBe(
+      planTfjs({ ...planInput(spec, { ...c, batchSize: 2 }, 'fine-tune'), accumulationSteps: 2 }).peakBytes,
+    );
+    expect(rows[2]!.keras!).toBeGreaterThan(rows[1]!.keras!);
+  });
 });
 
 describe('predictSweepPeak', () => {

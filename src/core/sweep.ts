@@ -1,6 +1,7 @@
 import { trainableLayers, type ModelSpec } from './modelSpec';
 import type { OomKind } from './oom';
-import { planKeras, planTfjs, type PlanInput } from './planner';
+import { planInput, planKeras, planTfjs, type PlanInput } from './planner';
+import type { TrainConfig, TrainingPhase } from './protocol';
 
 /**
  * Sweeps: one training step measured at every point of a grid of batch sizes × input sizes × trainable
@@ -311,6 +312,37 @@ function series(
     rows.set(row.x, row);
   }
   return [...rows.values()].sort((a, b) => a.x - b.x);
+}
+
+/** Batch sizes for a predicted curve around `batch`: powers of two up to twice the larger of it and 32, and it. */
+export function curveBatches(batch: number): number[] {
+  const top = 2 * Math.max(batch, 32);
+  const powers = Array.from({ length: Math.floor(Math.log2(top)) + 1 }, (_, i) => 2 ** i);
+  return [...new Set([...powers, batch])].sort((a, b) => a - b);
+}
+
+/**
+ * The planner's peak of one phase of a configuration against batch size, before anything runs: tfjs as
+ * the trainer runs it (with the configuration's techniques) and Keras/CUDA in float32 and mixed float16.
+ */
+export function predictedBatchCurve(
+  spec: ModelSpec,
+  c: TrainConfig,
+  phase: TrainingPhase,
+  batches: readonly number[],
+): SweepRow[] {
+  return batches.map((batch) => {
+    const input = {
+      ...planInput(spec, { ...c, batchSize: batch }, phase),
+      accumulationSteps: Math.min(batch, c.techniques.accumulationSteps),
+    };
+    return {
+      x: batch,
+      predicted: planTfjs(input).peakBytes,
+      keras: planKeras(input).peakBytes,
+      kerasMixed: planKeras(input, 'mixed_float16').peakBytes,
+    };
+  });
 }
 
 /** Peak against batch size at one input size and preset, batches ascending (the latest point wins a tie). */
