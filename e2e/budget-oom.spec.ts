@@ -32,6 +32,7 @@ test('a simulated card runs out during fine-tuning; the panel names the layer an
     /Detected at layer '(stem|block|top|normalization|rescaling)\w*' \(\w+\), (forward|backward) pass/,
   );
   await expect(page.getByTestId('run-status')).toHaveText('oom');
+  await expect(page.getByTestId('oom-half-precision')).toContainText('tfjs 4.22 has no float16 dtype');
 
   await page.getByTestId('remedy-halve-batch').click();
   expect(await waitForRunEnd(page)).toBe('completed');

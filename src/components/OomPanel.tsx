@@ -1,7 +1,7 @@
 import { formatBytes } from '../core/memory';
 import type { OomKind } from '../core/oom';
 import { oomMessage } from '../core/oom';
-import { planInput, planTfjs, type Plan } from '../core/planner';
+import { planInput, planKeras, planTfjs, type Plan } from '../core/planner';
 import { ALLOCATION_ORDER, crossingCategory, rankRemedies, remediesFor } from '../core/remedies';
 import { commands } from '../store/commands';
 import { useLab } from './useLab';
@@ -130,6 +130,15 @@ export function OomPanel() {
           </li>
         ))}
       </ol>
+      {plannable && (
+        <p className="hint" data-testid="oom-half-precision">
+          Not offered: half precision. tfjs 4.22 has no float16 dtype, so it cannot save memory here. In
+          Keras, mixed float16 is the usual fix: this step would need{' '}
+          {formatBytes(planKeras(planInput(spec, config, phase), 'mixed_float16').peakBytes)} there, against{' '}
+          {formatBytes(planKeras(planInput(spec, config, phase)).peakBytes)} in float32{' '}
+          <span className="label-predicted">predicted · Keras/CUDA model</span>.
+        </p>
+      )}
     </section>
   );
 }
