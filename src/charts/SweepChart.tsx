@@ -23,6 +23,8 @@ interface Props {
   /** Backend the peaks were measured on. */ backendLabel: string;
   /** Only the planner's curves, before anything ran (no measured line, no measured label). */
   predictedOnly?: boolean;
+  /** The figure's test id (charts outside the sweep must not be taken for the sweep's). */
+  testId?: string;
 }
 
 const OOM_COLOR = '#e03131';
@@ -79,7 +81,15 @@ function SweepLegend({ payload }: DefaultLegendContentProps) {
  * card, and a ✕ for each point that ran out of memory: at the card's height when one is set (the step
  * needed more than that), otherwise at the predicted peak.
  */
-export function SweepChart({ title, xLabel, rows, budgetBytes, backendLabel, predictedOnly = false }: Props) {
+export function SweepChart({
+  title,
+  xLabel,
+  rows,
+  budgetBytes,
+  backendLabel,
+  predictedOnly = false,
+  testId = 'sweep-chart',
+}: Props) {
   const highest = Math.max(0, ...rows.map((r) => r.measured ?? 0));
   const data = rows.map((r) => ({
     ...r,
@@ -89,7 +99,7 @@ export function SweepChart({ title, xLabel, rows, budgetBytes, backendLabel, pre
   const xs = rows.map((r) => r.x);
   const bytes = (v: unknown) => (typeof v === 'number' ? formatBytes(v) : String(v));
   return (
-    <figure className="chart" data-testid="sweep-chart" data-oom-markers={oomCount} data-points={rows.length}>
+    <figure className="chart" data-testid={testId} data-oom-markers={oomCount} data-points={rows.length}>
       <figcaption>
         {title} {!predictedOnly && <span className="label-measured">measured · {backendLabel}</span>}
         <span className="label-predicted">predicted · planner</span>

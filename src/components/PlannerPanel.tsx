@@ -59,6 +59,7 @@ function BatchCurve() {
         budgetBytes={config.budgetBytes}
         backendLabel=""
         predictedOnly
+        testId="planner-curve-chart"
       />
       <p className="hint">
         Resolution works like batch for activations (they grow with the pixel count); the sweeps below measure

@@ -167,6 +167,7 @@ export function SettingsPanel() {
           />
           <NumberField
             label="Prefetch (batches)"
+            testId="prefetch"
             value={config.prefetch}
             min={0}
             max={16}

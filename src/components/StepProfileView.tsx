@@ -34,9 +34,9 @@ export function StepProfileView() {
         during the step still alive after it.
       </p>
       <p className="hint">
-        Those are Adam&apos;s slots after a phase&apos;s first step, and the next batch when the prefetching
-        pipeline prepared it while the step ran (tf.profile counts every tensor made meanwhile). Any other
-        would be a leak.
+        Those are Adam&apos;s slots after a phase&apos;s first step, and whatever the prefetching pipeline
+        prepared while the step ran (tf.profile counts every tensor made meanwhile; set prefetch to 0 to see
+        the step alone). Any other would be a leak.
       </p>
       <div className="row">
         <div>
