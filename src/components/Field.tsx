@@ -43,3 +43,29 @@ export function NumberField({
     </div>
   );
 }
+
+interface CheckboxFieldProps {
+  label: ReactNode;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  hint?: ReactNode;
+  testId?: string;
+}
+
+/** A labelled checkbox with an optional hint below it. */
+export function CheckboxField({ label, checked, onChange, hint, testId }: CheckboxFieldProps) {
+  return (
+    <div className="field">
+      <label>
+        <input
+          type="checkbox"
+          data-testid={testId}
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+        />{' '}
+        {label}
+      </label>
+      {hint && <small className="hint">{hint}</small>}
+    </div>
+  );
+}

@@ -6,7 +6,7 @@ import { stratifiedSplit } from '../core/split';
 import { MODEL_CATALOG, isModelId } from '../core/models';
 import { updateConfig } from '../store/store';
 import { BudgetField } from './BudgetField';
-import { NumberField } from './Field';
+import { CheckboxField, NumberField } from './Field';
 import { commands } from '../store/commands';
 import { useLab } from './useLab';
 import { WeightsField } from './WeightsField';
@@ -93,21 +93,13 @@ export function SettingsPanel() {
       <fieldset disabled={locked}>
         <legend>Memory</legend>
         <BudgetField />
-        <div className="field">
-          <label>
-            <input
-              type="checkbox"
-              data-testid="precise-profile"
-              checked={config.preciseProfile}
-              onChange={(e) => updateConfig({ preciseProfile: e.target.checked })}
-            />{' '}
-            Precise mode: profile every step with tf.profile
-          </label>
-          <small className="hint">
-            Per-kernel bytes and times for each step. Slower: tf.profile times every kernel, which waits for
-            the GPU after each one. The step peak is measured either way.
-          </small>
-        </div>
+        <CheckboxField
+          label="Precise mode: profile every step with tf.profile"
+          testId="precise-profile"
+          checked={config.preciseProfile}
+          onChange={(on) => updateConfig({ preciseProfile: on })}
+          hint="Per-kernel bytes and times for each step. Slower: tf.profile times every kernel, which waits for the GPU after each one. The step peak is measured either way."
+        />
       </fieldset>
       <fieldset disabled={locked}>
         <legend>Phases</legend>
@@ -178,23 +170,13 @@ export function SettingsPanel() {
       <fieldset disabled={locked} data-testid="techniques">
         <legend>Memory-saving techniques</legend>
         <div className="row">
-          <div className="field">
-            <label>
-              <input
-                type="checkbox"
-                data-testid="technique-outside-tape"
-                checked={t.backboneOutsideTape}
-                onChange={(e) =>
-                  updateConfig({ techniques: { ...t, backboneOutsideTape: e.target.checked } })
-                }
-              />{' '}
-              Frozen phase: backbone outside the gradient tape
-            </label>
-            <small className="hint">
-              tfjs keeps every taped activation until backprop ends, frozen layers too; outside the tape they
-              are freed as soon as they are used.
-            </small>
-          </div>
+          <CheckboxField
+            label="Frozen phase: backbone outside the gradient tape"
+            testId="technique-outside-tape"
+            checked={t.backboneOutsideTape}
+            onChange={(on) => updateConfig({ techniques: { ...t, backboneOutsideTape: on } })}
+            hint="tfjs keeps every taped activation until backprop ends, frozen layers too; outside the tape they are freed as soon as they are used."
+          />
           <div className="field">
             <label>
               <input
@@ -262,21 +244,15 @@ export function SettingsPanel() {
           Adam&apos;s slots are float16 too (Keras keeps them in float32).
         </p>
         <div className="row">
-          <div className="field">
-            <label>
-              <input
-                type="checkbox"
-                data-testid="precision-f16"
-                checked={p.webglF16Textures}
-                onChange={(e) => {
-                  const on = e.target.checked;
-                  updateConfig({ precision: { ...p, webglF16Textures: on } });
-                  void commands().setBackend(on ? 'webgl' : 'auto');
-                }}
-              />{' '}
-              WebGL float16 textures (switches the backend to WebGL)
-            </label>
-          </div>
+          <CheckboxField
+            label="WebGL float16 textures (switches the backend to WebGL)"
+            testId="precision-f16"
+            checked={p.webglF16Textures}
+            onChange={(on) => {
+              updateConfig({ precision: { ...p, webglF16Textures: on } });
+              void commands().setBackend(on ? 'webgl' : 'auto');
+            }}
+          />
           <div className="field">
             <label htmlFor="loss-scaling-select">Loss scaling</label>
             <select
@@ -316,16 +292,11 @@ export function SettingsPanel() {
           </small>
         </div>
         <div className="row">
-          <div className="field">
-            <label>
-              <input
-                type="checkbox"
-                checked={a.flip}
-                onChange={(e) => updateConfig({ augment: { ...a, flip: e.target.checked } })}
-              />{' '}
-              Random left-right flip
-            </label>
-          </div>
+          <CheckboxField
+            label="Random left-right flip"
+            checked={a.flip}
+            onChange={(flip) => updateConfig({ augment: { ...a, flip } })}
+          />
           <NumberField
             label="Brightness max delta"
             value={a.brightnessMaxDelta}
