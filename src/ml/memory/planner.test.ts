@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { trainableLayers } from '../../core/modelSpec';
 import { checkpointSegments, planTfjs, predictionError } from '../../core/planner';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
-import { noiseBatch } from '../train/fixtures';
+import { noiseBatch, tinyClassifier } from '../train/fixtures';
 import { blockSegments } from '../train/segments';
 import { Trainer } from '../train/trainer';
 import { describeModel } from './describe';
@@ -120,13 +120,7 @@ describe('planner against tf.profile on the cpu backend', () => {
   it.each([4, 64])(
     'a frozen step on cached backbone features at 32 px, batch %i: within 3%',
     async (batch) => {
-      const { model, backboneLayerCount } = buildClassifier({
-        ...EFFICIENTNET_PRESETS.tiny,
-        height: 32,
-        width: 32,
-        numClasses: 3,
-        seed: 1,
-      });
+      const { model, backboneLayerCount } = tinyClassifier(32, 3, 1);
       const spec = describeModel(model, backboneLayerCount);
       const trainer = new Trainer(model, backboneLayerCount, { seed: 1 });
       trainer.compile('frozen', 1e-3, 0);

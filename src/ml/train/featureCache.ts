@@ -21,6 +21,7 @@ export class FeatureCache {
   private readonly labels: number[] = [];
   private readonly sizes: number[] = [];
   private shape: number[] | null = null;
+  private held = 0;
   private full = false;
   private dropped = false;
 
@@ -45,6 +46,7 @@ export class FeatureCache {
       this.rows.push(values.slice(i * perRow, (i + 1) * perRow));
       this.labels.push(labels[i] ?? 0);
     }
+    this.held += (n ?? 0) * perRow * 4;
     this.sizes.push(n ?? 0);
     return true;
   }
@@ -59,6 +61,7 @@ export class FeatureCache {
     this.rows.length = 0;
     this.labels.length = 0;
     this.sizes.length = 0;
+    this.held = 0;
     this.dropped = true;
     this.full = false;
   }
@@ -80,7 +83,7 @@ export class FeatureCache {
 
   /** Host bytes held. */
   get bytes(): number {
-    return this.rows.reduce((a, r) => a + r.byteLength, 0);
+    return this.held;
   }
 
   /** Shape of one image's features. */
