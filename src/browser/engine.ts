@@ -20,13 +20,12 @@ import type {
   ProvokeResult,
   ReleaseResult,
   SourceItem,
-  TrainConfig,
-  TrainingPhase,
   TrainResult,
   LargestBatchResult,
   WeightsLoaded,
   WeightsReport,
 } from '../core/protocol';
+import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
 import { makeDataset, type PipelineItem } from '../ml/data/pipeline';
 import { buildClassifier } from '../ml/models/registry';
 import { installBudget, ResourceExhaustedError } from '../ml/memory/budget';

@@ -6,7 +6,7 @@ import {
   type SweepPreset,
   type SweepTarget,
 } from '../core/sweep';
-import type { TrainConfig } from '../core/protocol';
+import type { TrainConfig } from '../core/trainConfig';
 import { installBudget, ResourceExhaustedError } from '../ml/memory/budget';
 import { describeModel } from '../ml/memory/describe';
 import { attributeOutputs, trackLayers } from '../ml/memory/layerContext';

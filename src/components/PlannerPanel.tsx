@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { formatBytes } from '../core/memory';
 import { planInput, planKeras, planTfjs, predictionError, type Plan } from '../core/planner';
-import type { TrainConfig, TrainingPhase } from '../core/protocol';
+import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
 import { curveBatches, predictedBatchCurve } from '../core/sweep';
 import { featureCache } from '../core/techniques';
 import { SweepChart } from '../charts/SweepChart';

@@ -1,5 +1,5 @@
 import { layerParams, phaseTrainable, product, type LayerSpec, type ModelSpec } from './modelSpec';
-import type { TrainConfig, TrainingPhase } from './protocol';
+import type { TrainConfig, TrainingPhase } from './trainConfig';
 
 /**
  * The memory planner: peak bytes of one training step, by category, from layer shapes alone.

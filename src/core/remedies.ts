@@ -1,7 +1,7 @@
 import type { ModelSpec } from './modelSpec';
 import type { OomDetails } from './oom';
 import { planInput, planTfjs, type Plan } from './planner';
-import type { TrainConfig, TrainingPhase } from './protocol';
+import type { TrainConfig, TrainingPhase } from './trainConfig';
 
 /** One fix the user can apply with a click. */
 export interface Remedy {

@@ -1,6 +1,6 @@
 import { DEFAULT_AUGMENT, validateAugment } from './config';
 import { isModelId } from './models';
-import type { TrainConfig } from './protocol';
+import type { TrainConfig } from './trainConfig';
 
 /**
  * Defaults sized for the built-in sample on a laptop GPU: the offline pretrained MobileNetV2 (from the

@@ -1,7 +1,7 @@
 import { trainableLayers, type ModelSpec } from './modelSpec';
 import type { OomKind } from './oom';
 import { planInput, planKeras, planTfjs, type PlanInput } from './planner';
-import type { TrainConfig, TrainingPhase } from './protocol';
+import type { TrainConfig, TrainingPhase } from './trainConfig';
 
 /**
  * Sweeps: one training step measured at every point of a grid of batch sizes × input sizes × trainable

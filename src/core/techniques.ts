@@ -1,6 +1,6 @@
 import { augmentIsOff } from './config';
 import type { StepTechnique } from './memory';
-import type { TrainConfig } from './protocol';
+import type { TrainConfig } from './trainConfig';
 
 /** The settings a run's memory depends on, in words, for before/after comparisons. */
 export function describeRunSettings(c: TrainConfig): string {

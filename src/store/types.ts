@@ -9,12 +9,11 @@ import type {
   PreviewImage,
   ProvokeResult,
   ReleaseResult,
-  TrainConfig,
-  TrainingPhase,
   TrainResult,
   WeightsLoaded,
   WeightsReport,
 } from '../core/protocol';
+import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
 import type { ScanResult } from '../core/scan';
 
 /** Settings the user chose; persisted across reloads. */

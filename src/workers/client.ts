@@ -8,12 +8,12 @@ import type {
   PreviewImage,
   ProvokeResult,
   ReleaseResult,
-  TrainingPhase,
   TrainResult,
   LargestBatchResult,
   WeightsLoaded,
   WeightsReport,
 } from '../core/protocol';
+import type { TrainingPhase } from '../core/trainConfig';
 import { scanFiles, withoutUndecodable, isTrainable, type FoundFile } from '../core/scan';
 import { validateTrainConfig } from '../core/settings';
 import { stepPeaks } from '../core/phasePeaks';

@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { StepBreakdown, StepMode, StepProfile, StepTechnique } from '../../core/memory';
-import type { EngineEvent, TrainingPhase, TrainResult } from '../../core/protocol';
+import type { EngineEvent, TrainResult } from '../../core/protocol';
+import type { TrainingPhase } from '../../core/trainConfig';
 import { EarlyStopping } from '../../core/earlyStopping';
 import type { Batch } from '../data/pipeline';
 import { FEATURE_CACHE_LIMIT_BYTES, FeatureCache, type FeatureBatch } from './featureCache';
