@@ -4,6 +4,7 @@ import { expect, type Page } from '@playwright/test';
 
 /** A JSON-safe view of the store for assertions. */
 export interface LabSnapshot {
+  config: { fineTune: { kind: string; n?: number; block?: string; names?: string[] }; batchSize: number };
   engine: {
     status: string;
     backend: { name: string; inWorker: boolean; adapter?: { architecture: string } } | null;

@@ -22,7 +22,7 @@ test('layer explorer: choosing blocks changes the trainable count, and fine-tuni
   );
   const withBlock7 = await count('explorer-trainable-params');
   expect(withBlock7).toBeGreaterThan(headOnly);
-  await expect(page.getByTestId('explorer-choice')).toContainText('chosen in the layer explorer');
+  await expect(page.getByTestId('explorer-choice')).toContainText('chosen layers');
 
   // Opening a block lists its layers with shapes at the current resolution, each toggled on its own.
   await explorer.getByTestId('block-top').getByRole('button').first().click();
@@ -35,4 +35,16 @@ test('layer explorer: choosing blocks changes the trainable count, and fine-tuni
   const s = await snapshot(page);
   const fineTune = s.run.phases.find((p) => p.phase === 'fine-tune');
   expect(fineTune?.trainableParams).toBe(withTop);
+
+  // One trainable set: a number typed in the settings' shortcut, then "All" in the explorer. The
+  // explorer's choice is the set, and the planner plans it (every consumer reads the same rule).
+  await page.getByTestId('unfreeze-last-n').fill('2');
+  const lastTwo = await count('explorer-trainable-params');
+  await explorer.getByRole('button', { name: 'All' }).click();
+  await expect(page.getByTestId('explorer-rule')).toContainText('all layers');
+  await expect(page.getByTestId('explorer-choice')).toContainText('all layers');
+  await expect(page.getByTestId('unfreeze-last-n')).toHaveValue('');
+  const all = await count('explorer-trainable-params');
+  expect(all).toBeGreaterThan(lastTwo);
+  expect((await snapshot(page)).config.fineTune).toEqual({ kind: 'all' });
 });

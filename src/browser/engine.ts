@@ -3,6 +3,8 @@ import type { BackendInfo, BackendRequest } from '../core/backend';
 import type { ModelSpec } from '../core/modelSpec';
 import { catalogEntry, type ModelId } from '../core/models';
 import { featureCache } from '../core/techniques';
+import type { LayerNames } from '../core/layerTable';
+import { fineTunedBackbone } from '../core/trainable';
 import type { StepProfile } from '../core/memory';
 import {
   gridPoints,
@@ -68,6 +70,11 @@ function buildLabClassifier(
     seed,
     init,
   });
+}
+
+/** A built model's layer names, for resolving the trainable-set rule (core/trainable.ts) on it. */
+function layerNames(model: tf.LayersModel, backboneLayerCount: number): LayerNames {
+  return { name: model.name, backboneLayerCount, layers: model.layers.map((l) => ({ name: l.name })) };
 }
 
 /** Pixels in [0, 1], as nsfwjs feeds its MobileNetV2. */
@@ -233,7 +240,7 @@ export class LabEngine {
           phase: 'fine-tune',
           epochs: config.fineTuneEpochs,
           learningRate: config.fineTuneLearningRate,
-          unfreeze: config.fineTuneLayers ?? config.unfreezeLastN,
+          unfreeze: fineTunedBackbone(layerNames(model, backboneLayerCount), config.fineTune),
         },
       ];
       const result = await runTraining(

@@ -6,6 +6,7 @@ import {
   type SweepPreset,
   type SweepTarget,
 } from '../core/sweep';
+import { fineTunedBackbone } from '../core/trainable';
 import type { TrainConfig } from '../core/trainConfig';
 import { installBudget, ResourceExhaustedError } from '../ml/memory/budget';
 import { describeModel } from '../ml/memory/describe';
@@ -58,7 +59,7 @@ export async function measurePoint(
     ),
   }));
   try {
-    trainer.compile(preset.phase, config.fineTuneLearningRate, preset.unfreezeLastN);
+    trainer.compile(preset.phase, config.fineTuneLearningRate, fineTunedBackbone(spec, preset.fineTune));
     await guard(() => trainer.step(batch));
     peak.reset();
     await guard(() => trainer.step(batch));

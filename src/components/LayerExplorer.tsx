@@ -1,25 +1,28 @@
 import { useId, useMemo, useState } from 'react';
 import {
-  freezeBackbone,
   groupRows,
   layerRows,
   paramTotals,
   toggleBlock,
   toggleLayer,
-  unfreezeAll,
-  unfreezeFromBlock,
-  unfreezeLastN,
   type LayerGroup,
   type LayerRow,
 } from '../core/layerTable';
 import type { ModelSpec } from '../core/modelSpec';
+import { trainableLabel } from '../core/trainable';
+import type { TrainableSet } from '../core/trainConfig';
 import './LayerExplorer.css';
 
 export interface LayerExplorerProps {
   spec: ModelSpec;
-  /** Names of the layers that train. */
+  /** Names of the layers that train (the rule resolved on this model). */
   trainable: ReadonlySet<string>;
-  onChange(next: Set<string>): void;
+  /** The rule the set comes from. */
+  rule: TrainableSet;
+  /** Why the rule does not fit this model, or null. */
+  problem: string | null;
+  /** Receives the new rule: a shortcut's, or the layers chosen one by one. */
+  onChange(next: TrainableSet): void;
   /** Locks every control, e.g. while a phase trains. */
   disabled?: boolean;
   /** Backend the model was built on, e.g. 'webgpu'. */
@@ -34,10 +37,21 @@ const DEFAULT_LAST_N = 20;
 export function LayerExplorer({
   spec,
   trainable,
+  rule,
+  problem,
   onChange,
   disabled = false,
   backendLabel,
 }: LayerExplorerProps) {
+  // A toggle by hand turns the rule into an explicit list of backbone layers (the head always trains).
+  const choose = (next: ReadonlySet<string>) =>
+    onChange({
+      kind: 'layers',
+      names: spec.layers
+        .slice(0, spec.backboneLayerCount)
+        .map((l) => l.name)
+        .filter((n) => next.has(n)),
+    });
   const titleId = useId();
   const rows = useMemo(() => layerRows(spec, trainable), [spec, trainable]);
   const groups = useMemo(() => groupRows(rows), [rows]);
@@ -59,6 +73,14 @@ export function LayerExplorer({
             of {spec.height} × {spec.width}. The head always trains.
           </p>
           <Shortcuts key={spec.name} spec={spec} groups={groups} onChange={onChange} disabled={disabled} />
+          <p className="hint" data-testid="explorer-rule">
+            Fine-tuning trains: <strong>{trainableLabel(rule)}</strong> of the backbone, plus the head.
+          </p>
+          {problem && (
+            <p className="error-text" role="alert" data-testid="explorer-problem">
+              {problem}
+            </p>
+          )}
           <p className="explorer-totals">
             Trainable parameters{' '}
             <strong data-testid="explorer-trainable-params" data-count={totals.trainable}>
@@ -96,7 +118,7 @@ export function LayerExplorer({
                 trainable={trainable}
                 expanded={open.has(group.block)}
                 onExpand={() => toggleOpen(group.block)}
-                onChange={onChange}
+                onChange={choose}
                 disabled={disabled}
               />
             ))}
@@ -110,7 +132,7 @@ export function LayerExplorer({
 interface ShortcutsProps {
   spec: ModelSpec;
   groups: readonly LayerGroup[];
-  onChange(next: Set<string>): void;
+  onChange(next: TrainableSet): void;
   disabled: boolean;
 }
 
@@ -142,7 +164,7 @@ function Shortcuts({ spec, groups, onChange, disabled }: ShortcutsProps) {
           <button
             type="button"
             disabled={disabled || !lastNValid}
-            onClick={() => onChange(unfreezeLastN(spec, lastN))}
+            onClick={() => onChange({ kind: 'last', n: lastN })}
           >
             Unfreeze last N layers
           </button>
@@ -167,17 +189,17 @@ function Shortcuts({ spec, groups, onChange, disabled }: ShortcutsProps) {
             <button
               type="button"
               disabled={disabled}
-              onClick={() => onChange(unfreezeFromBlock(spec, fromBlock))}
+              onClick={() => onChange({ kind: 'from-block', block: fromBlock })}
             >
               Unfreeze from block
             </button>
           </span>
         </div>
       )}
-      <button type="button" disabled={disabled} onClick={() => onChange(unfreezeAll(spec))}>
+      <button type="button" disabled={disabled} onClick={() => onChange({ kind: 'all' })}>
         All
       </button>
-      <button type="button" disabled={disabled} onClick={() => onChange(freezeBackbone(spec))}>
+      <button type="button" disabled={disabled} onClick={() => onChange({ kind: 'head' })}>
         Head only
       </button>
     </div>
@@ -190,7 +212,7 @@ interface GroupProps {
   trainable: ReadonlySet<string>;
   expanded: boolean;
   onExpand(): void;
-  onChange(next: Set<string>): void;
+  onChange(next: ReadonlySet<string>): void;
   disabled: boolean;
 }
 

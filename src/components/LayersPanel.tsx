@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { phaseTrainable } from '../core/modelSpec';
+import { resolveTrainable, trainableProblem } from '../core/trainable';
+import { selectBusy } from '../store/selectors';
 import { updateConfig } from '../store/store';
 import { LayerExplorer } from './LayerExplorer';
 import { useLab } from './useLab';
@@ -8,13 +9,12 @@ import { useLab } from './useLab';
 export function LayersPanel() {
   const spec = useLab((s) => s.planner.spec);
   const status = useLab((s) => s.planner.status);
-  const unfreezeLastN = useLab((s) => s.config.unfreezeLastN);
-  const fineTuneLayers = useLab((s) => s.config.fineTuneLayers);
-  const locked = useLab((s) => s.run.status === 'running' || s.run.status === 'stopping');
+  const fineTune = useLab((s) => s.config.fineTune);
+  const locked = useLab(selectBusy);
   const backend = useLab((s) => s.engine.backend?.name ?? 'no backend');
   const trainable = useMemo(
-    () => (spec ? phaseTrainable(spec, 'fine-tune', { unfreezeLastN, fineTuneLayers }) : new Set<string>()),
-    [spec, unfreezeLastN, fineTuneLayers],
+    () => (spec ? resolveTrainable(spec, 'fine-tune', fineTune) : new Set<string>()),
+    [spec, fineTune],
   );
   if (!spec)
     return (
@@ -27,12 +27,11 @@ export function LayersPanel() {
     <LayerExplorer
       spec={spec}
       trainable={trainable}
+      rule={fineTune}
+      problem={trainableProblem(spec, fineTune)}
       disabled={locked}
       backendLabel={backend}
-      onChange={(next) => {
-        const backbone = spec.layers.slice(0, spec.backboneLayerCount).map((l) => l.name);
-        updateConfig({ fineTuneLayers: backbone.filter((n) => next.has(n)) });
-      }}
+      onChange={(next) => updateConfig({ fineTune: next })}
     />
   );
 }

@@ -34,7 +34,7 @@ export function OomPanel() {
   if (run.status !== 'oom' || !run.oom) return null;
   const oom = run.oom;
   const phase = run.result?.lastPhase ?? null;
-  const remedies = remediesFor(oom, config, phase);
+  const remedies = remediesFor(oom, config, phase, spec);
   // The planner's view needs the model as it ran; a changed resolution or model waits for a new description.
   const plannable =
     spec !== null && phase !== null && spec.height === config.height && spec.width === config.width;

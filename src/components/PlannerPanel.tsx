@@ -26,16 +26,7 @@ const AT_LABELS: Record<Plan['at'], string> = {
 
 /** The settings a prediction depends on, to match a run's measurements with the prediction shown. */
 const plannedFor = (c: TrainConfig): string =>
-  JSON.stringify([
-    c.model,
-    c.height,
-    c.width,
-    c.batchSize,
-    c.unfreezeLastN,
-    c.fineTuneLayers,
-    c.prefetch,
-    c.techniques,
-  ]);
+  JSON.stringify([c.model, c.height, c.width, c.batchSize, c.fineTune, c.prefetch, c.techniques]);
 
 /**
  * The phase that needs the most, predicted against batch size with the current settings, next to the

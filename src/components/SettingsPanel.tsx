@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { augmentIsOff, NO_AUGMENT } from '../core/config';
 import { validateTrainConfig } from '../core/settings';
 import { featureCache } from '../core/techniques';
+import { trainableLabel } from '../core/trainable';
 import { stratifiedSplit } from '../core/split';
 import { MODEL_CATALOG, isModelId } from '../core/models';
 import { updateConfig } from '../store/store';
@@ -135,19 +136,16 @@ export function SettingsPanel() {
           <NumberField
             label="Unfreeze last N layers"
             testId="unfreeze-last-n"
-            value={config.unfreezeLastN}
+            value={config.fineTune.kind === 'last' ? config.fineTune.n : Number.NaN}
             min={0}
-            onChange={(unfreezeLastN) => updateConfig({ unfreezeLastN, fineTuneLayers: null })}
-            hint="Counted back from the backbone's last layer; frozen BatchNorm layers run in inference mode."
+            onChange={(n) => updateConfig({ fineTune: { kind: 'last', n } })}
+            hint="A shortcut: counted back from the backbone's last layer; frozen BatchNorm layers run in inference mode."
           />
         </div>
-        {config.fineTuneLayers && (
+        {config.fineTune.kind !== 'last' && (
           <p className="hint" data-testid="explorer-choice">
-            Fine-tuning trains the {config.fineTuneLayers.length} backbone layers chosen in the layer explorer
-            (plus the head), not the last N.{' '}
-            <button type="button" onClick={() => updateConfig({ fineTuneLayers: null })}>
-              Use the last N instead
-            </button>
+            Fine-tuning trains {trainableLabel(config.fineTune)} of the backbone (plus the head), as set in
+            the layer explorer. Type a number above to unfreeze the last N instead.
           </p>
         )}
         <div className="row">

@@ -5,6 +5,11 @@
  */
 import { layerParams, trainableLayers, type LayerSpec, type ModelSpec } from './modelSpec';
 
+/** What the trainable-set shortcuts need of a model: its name, its layers' names and where the head starts. */
+export type LayerNames = Pick<ModelSpec, 'name' | 'backboneLayerCount'> & {
+  layers: readonly { name: string }[];
+};
+
 const BLOCK = /^(block\d+[a-z]|block_\d+|expanded_conv)_/;
 const STEM = /^(stem_(conv_pad|conv|bn|activation)|Conv1|bn_Conv1|Conv1_relu)$/;
 const TOP = /^(top_(conv|bn|activation)|Conv_1|Conv_1_bn|out_relu)$/;
@@ -140,17 +145,17 @@ export function paramTotals(rows: readonly LayerRow[]): ParamTotals {
 }
 
 /** The head and the last `n` backbone layers, counted over every layer (`base_model.layers[-n:]`). */
-export function unfreezeLastN(spec: ModelSpec, n: number): Set<string> {
+export function unfreezeLastN(spec: LayerNames, n: number): Set<string> {
   return trainableLayers(spec, 'fine-tune', n);
 }
 
 /** Only the head: the whole backbone frozen. */
-export function freezeBackbone(spec: ModelSpec): Set<string> {
+export function freezeBackbone(spec: LayerNames): Set<string> {
   return trainableLayers(spec, 'frozen', 0);
 }
 
 /** Every layer, as `base_model.trainable = True`. */
-export function unfreezeAll(spec: ModelSpec): Set<string> {
+export function unfreezeAll(spec: LayerNames): Set<string> {
   return new Set(spec.layers.map((l) => l.name));
 }
 
@@ -160,12 +165,17 @@ function inBlockOrStage(name: string, block: string): boolean {
   return own === block || (/^block\d+$/.test(block) && own.slice(0, -1) === block);
 }
 
+/** Whether the model has `block` (a block or an EfficientNet stage, as `unfreezeFromBlock` takes). */
+export function hasBlock(spec: LayerNames, block: string): boolean {
+  return spec.layers.some((l) => inBlockOrStage(l.name, block));
+}
+
 /**
  * The head and every layer from the first layer of `block` on. `block` is a block as `layerBlock` names it
  * ('block5a', 'block_13', 'top') or an EfficientNet stage ('block5', which starts at 'block5a'). Throws a
  * RangeError for a block the model does not have.
  */
-export function unfreezeFromBlock(spec: ModelSpec, block: string): Set<string> {
+export function unfreezeFromBlock(spec: LayerNames, block: string): Set<string> {
   const first = spec.layers.findIndex((l) => inBlockOrStage(l.name, block));
   if (first < 0) throw new RangeError(`${spec.name} has no block '${block}'`);
   const from = Math.min(first, spec.backboneLayerCount);

@@ -64,24 +64,11 @@ export function layerParams(layer: LayerSpec): number {
 
 /**
  * Which layers train, with the lab's Keras convention: the head always, plus the last `unfreezeLastN`
- * backbone layers in the fine-tune phase (`base_model.layers[-N:]`). Returns layer names.
+ * backbone layers in the fine-tune phase (`base_model.layers[-N:]`). Returns layer names. The user's
+ * choice is a rule resolved by core/trainable.ts; this is its "last N" case.
  */
-/**
- * The layers a phase trains under a configuration: the layer explorer's choice for fine-tuning when the
- * user made one (plus the head), else the last `unfreezeLastN` (see `trainableLayers`).
- */
-export function phaseTrainable(
-  spec: ModelSpec,
-  phase: 'frozen' | 'fine-tune',
-  config: { unfreezeLastN: number; fineTuneLayers: readonly string[] | null },
-): Set<string> {
-  const head = trainableLayers(spec, 'frozen', 0);
-  if (phase === 'fine-tune' && config.fineTuneLayers) return new Set([...head, ...config.fineTuneLayers]);
-  return trainableLayers(spec, phase, config.unfreezeLastN);
-}
-
 export function trainableLayers(
-  spec: ModelSpec,
+  spec: Pick<ModelSpec, 'backboneLayerCount'> & { layers: readonly { name: string }[] },
   phase: 'frozen' | 'fine-tune',
   unfreezeLastN: number,
 ): Set<string> {

@@ -1,4 +1,5 @@
-import { layerParams, phaseTrainable, product, type LayerSpec, type ModelSpec } from './modelSpec';
+import { layerParams, product, type LayerSpec, type ModelSpec } from './modelSpec';
+import { resolveTrainable } from './trainable';
 import type { TrainConfig, TrainingPhase } from './trainConfig';
 
 /**
@@ -666,7 +667,7 @@ export function planInput(spec: ModelSpec, c: TrainConfig, phase: TrainingPhase)
   return {
     spec,
     batch: c.batchSize,
-    trainable: phaseTrainable(spec, phase, c),
+    trainable: resolveTrainable(spec, phase, c.fineTune),
     optimizer: 'adam',
     backboneOutsideTape: phase === 'frozen' && c.techniques.backboneOutsideTape,
     queuedBatches: c.prefetch,

@@ -24,13 +24,19 @@ const config = {
   batchSize: 16,
   height: 300,
   width: 500,
-  unfreezeLastN: 40,
+  fineTune: { kind: 'last', n: 40 } as const,
   budgetBytes: 90e6,
+};
+/** 64 layers: the input, 60 backbone layers and a 3-layer head. */
+const names = {
+  name: 'toy',
+  backboneLayerCount: 61,
+  layers: Array.from({ length: 64 }, (_, i) => ({ name: `layer_${i}` })),
 };
 
 describe('remediesFor', () => {
   it('puts activation fixes first for a forward-pass OOM, each with a concrete change', () => {
-    const r = remediesFor(oom, config, 'fine-tune');
+    const r = remediesFor(oom, config, 'fine-tune', names);
     expect(r.map((x) => x.id)).toEqual([
       'halve-batch',
       'accumulate',
@@ -45,7 +51,8 @@ describe('remediesFor', () => {
     expect(r[2]!.patch).toEqual({ techniques: { ...config.techniques, checkpointing: 'blocks' } });
     expect(r[3]!.patch).toEqual({ height: 224, width: 376 });
     expect(r[3]!.title).toBe('Lower the input size: 300×500 → 224×376');
-    expect(r[4]!.patch).toEqual({ unfreezeLastN: 20, fineTuneLayers: null });
+    expect(r[4]!.patch).toEqual({ fineTune: { kind: 'last', n: 20 } });
+    expect(r[4]!.title).toBe('Unfreeze fewer layers: 40 → the last 20');
     expect(r[5]!.patch).toEqual({ budgetBytes: 180e6 });
   });
 
@@ -54,13 +61,24 @@ describe('remediesFor', () => {
       { ...oom, phase: 'optimizer', kind: 'device-oom' },
       { ...config, batchSize: 1 },
       'fine-tune',
+      names,
     );
     expect(r.map((x) => x.id)).toEqual(['fewer-layers', 'checkpoint', 'lower-resolution']);
-    const frozen = remediesFor(oom, config, 'frozen').map((x) => x.id);
+    const frozen = remediesFor(oom, config, 'frozen', names).map((x) => x.id);
     expect(frozen).not.toContain('fewer-layers');
     expect(frozen).not.toContain('outside-tape');
     const taped = { ...config, techniques: { ...config.techniques, backboneOutsideTape: false } };
-    expect(remediesFor(oom, taped, 'frozen')[0]!.id).toBe('outside-tape');
+    expect(remediesFor(oom, taped, 'frozen', names)[0]!.id).toBe('outside-tape');
+  });
+
+  it('counts the trainable set on the model: all layers chosen, a set of one, or more than the model has', () => {
+    const all = remediesFor(oom, { ...config, fineTune: { kind: 'all' } }, 'fine-tune', names);
+    expect(all.find((x) => x.id === 'fewer-layers')?.title).toBe('Unfreeze fewer layers: 60 → the last 30');
+    const huge = remediesFor(oom, { ...config, fineTune: { kind: 'last', n: 1000 } }, 'fine-tune', names);
+    expect(huge.find((x) => x.id === 'fewer-layers')?.patch).toEqual({ fineTune: { kind: 'last', n: 30 } });
+    const one = { ...config, fineTune: { kind: 'layers' as const, names: ['layer_60'] } };
+    expect(remediesFor(oom, one, 'fine-tune', names).map((x) => x.id)).not.toContain('fewer-layers');
+    expect(remediesFor(oom, config, 'fine-tune', null).map((x) => x.id)).not.toContain('fewer-layers');
   });
 });
 
@@ -111,13 +129,20 @@ describe('ranking remedies with the planner', () => {
       }),
     ],
   };
-  const toyConfig = { ...config, height: 64, width: 64, batchSize: 16, unfreezeLastN: 10, prefetch: 0 };
+  const toyConfig = {
+    ...config,
+    height: 64,
+    width: 64,
+    batchSize: 16,
+    fineTune: { kind: 'last', n: 10 } as const,
+    prefetch: 0,
+  };
 
   it('predicts each fix, puts those that fit first, and names the category that crossed', () => {
     const plan = planTfjs(planInput(spec, toyConfig, 'fine-tune'));
     const limit = plan.peakBytes * 0.7;
     const ranked = rankRemedies(
-      remediesFor(oom, toyConfig, 'fine-tune'),
+      remediesFor(oom, toyConfig, 'fine-tune', spec),
       spec,
       toyConfig,
       'fine-tune',

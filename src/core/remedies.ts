@@ -1,4 +1,6 @@
+import type { LayerNames } from './layerTable';
 import type { ModelSpec } from './modelSpec';
+import { fineTunedBackbone } from './trainable';
 import type { OomDetails } from './oom';
 import { planInput, planTfjs, type Plan } from './planner';
 import type { TrainConfig, TrainingPhase } from './trainConfig';
@@ -25,6 +27,8 @@ export function remediesFor(
   oom: OomDetails,
   config: TrainConfig,
   phase: 'frozen' | 'fine-tune' | null,
+  /** The model's layers, to count the trainable set; null when not described yet. */
+  spec: LayerNames | null,
 ): Remedy[] {
   const out: Remedy[] = [];
   const activations = oom.phase === 'forward' || oom.phase === 'backward' || oom.phase === 'input';
@@ -46,13 +50,15 @@ export function remediesFor(
           patch: { height: shrinkSide(config.height), width: shrinkSide(config.width) },
         }
       : null;
+  // Counted on the model itself, so the fix always unfreezes fewer layers than the set that failed.
+  const unfrozen = spec && phase === 'fine-tune' ? fineTunedBackbone(spec, config.fineTune).length : 0;
   const fewerLayers: Remedy | null =
-    phase === 'fine-tune' && config.unfreezeLastN > 1
+    unfrozen > 1
       ? {
           id: 'fewer-layers',
-          title: `Unfreeze fewer layers: ${config.unfreezeLastN} → ${Math.floor(config.unfreezeLastN / 2)}`,
+          title: `Unfreeze fewer layers: ${unfrozen} → the last ${Math.floor(unfrozen / 2)}`,
           why: 'Each trainable weight needs a gradient and two Adam slots. In tfjs the frozen layers still keep their activations on the tape, so this saves less than in Keras.',
-          patch: { unfreezeLastN: Math.floor(config.unfreezeLastN / 2), fineTuneLayers: null },
+          patch: { fineTune: { kind: 'last', n: Math.floor(unfrozen / 2) } },
         }
       : null;
   const t = config.techniques;

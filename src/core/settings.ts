@@ -1,5 +1,6 @@
 import { DEFAULT_AUGMENT, validateAugment } from './config';
 import { isModelId } from './models';
+import { validateTrainable } from './trainable';
 import type { TrainConfig } from './trainConfig';
 
 /**
@@ -16,8 +17,7 @@ export const DEFAULT_TRAIN_CONFIG: TrainConfig = {
   fineTuneEpochs: 1,
   frozenLearningRate: 1e-3,
   fineTuneLearningRate: 1e-4,
-  unfreezeLastN: 20,
-  fineTuneLayers: null,
+  fineTune: { kind: 'last', n: 20 },
   techniques: { backboneOutsideTape: true, accumulationSteps: 1, checkpointing: 'off', cacheFeatures: true },
   precision: { webglF16Textures: false, lossScaling: 'off' },
   augment: DEFAULT_AUGMENT,
@@ -39,7 +39,6 @@ const LIMITS = {
   batchSize: [1, 1024],
   frozenEpochs: [0, 1000],
   fineTuneEpochs: [0, 1000],
-  unfreezeLastN: [0, 100_000],
   patience: [1, 1000],
   prefetch: [0, 16],
 } as const satisfies Partial<Record<keyof TrainConfig, readonly [number, number]>>;
@@ -50,7 +49,6 @@ const LABELS: Record<keyof typeof LIMITS, string> = {
   batchSize: 'Batch size',
   frozenEpochs: 'Frozen epochs',
   fineTuneEpochs: 'Fine-tune epochs',
-  unfreezeLastN: 'Unfrozen layers',
   patience: 'Patience',
   prefetch: 'Prefetch',
 };
@@ -102,5 +100,5 @@ export function validateTrainConfig(c: TrainConfig): string[] {
   if (c.budgetBytes !== null && !(c.budgetBytes >= 1e6)) {
     problems.push(`The simulated card must hold at least 1 MB (got ${c.budgetBytes} bytes).`);
   }
-  return [...problems, ...validateAugment(c.augment)];
+  return [...problems, ...validateTrainable(c.fineTune), ...validateAugment(c.augment)];
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { LayerSpec, ModelSpec } from './modelSpec';
+import { unfreezeAll } from './layerTable';
 import { trainableLayers } from './modelSpec';
 import { planInput, planKeras, planTfjs } from './planner';
 import { DEFAULT_TRAIN_CONFIG } from './settings';
 import {
-  ALL_LAYERS,
   DEFAULT_SWEEP_GRID,
   DEFAULT_SWEEP_LIMITS,
   DEFAULT_SWEEP_PRESETS,
@@ -48,11 +48,11 @@ describe('DEFAULT_SWEEP_GRID', () => {
   });
 
   it('offers head only, last 30, last 80 and all layers', () => {
-    expect(DEFAULT_SWEEP_PRESETS.map((p) => [p.id, p.phase, p.unfreezeLastN])).toEqual([
-      ['head', 'frozen', 0],
-      ['last30', 'fine-tune', 30],
-      ['last80', 'fine-tune', 80],
-      ['all', 'fine-tune', ALL_LAYERS],
+    expect(DEFAULT_SWEEP_PRESETS.map((p) => [p.id, p.phase, p.fineTune])).toEqual([
+      ['head', 'frozen', { kind: 'head' }],
+      ['last30', 'fine-tune', { kind: 'last', n: 30 }],
+      ['last80', 'fine-tune', { kind: 'last', n: 80 }],
+      ['all', 'fine-tune', { kind: 'all' }],
     ]);
   });
 });
@@ -423,7 +423,7 @@ describe('predictSweepPeak', () => {
       planTfjs({
         spec,
         batch: 4,
-        trainable: trainableLayers(spec, 'fine-tune', ALL_LAYERS),
+        trainable: unfreezeAll(spec),
         optimizer: 'adam',
         backboneOutsideTape: false,
         queuedBatches: 1,
@@ -438,7 +438,7 @@ describe('predictSweepPeak', () => {
     const input = {
       spec,
       batch: 8,
-      trainable: trainableLayers(spec, 'fine-tune', ALL_LAYERS),
+      trainable: unfreezeAll(spec),
       optimizer: 'adam' as const,
       backboneOutsideTape: false,
       queuedBatches: 0,

@@ -1,7 +1,8 @@
-import { trainableLayers, type ModelSpec } from './modelSpec';
+import type { ModelSpec } from './modelSpec';
+import { resolveTrainable } from './trainable';
 import type { OomKind } from './oom';
 import { planInput, planKeras, planTfjs, type PlanInput } from './planner';
-import type { TrainConfig, TrainingPhase } from './trainConfig';
+import type { TrainableSet, TrainConfig, TrainingPhase } from './trainConfig';
 
 /**
  * Sweeps: one training step measured at every point of a grid of batch sizes × input sizes × trainable
@@ -9,24 +10,21 @@ import type { TrainConfig, TrainingPhase } from './trainConfig';
  * binary search for the largest batch that fits, as a state machine the engine drives one step at a time.
  */
 
-/** Which layers train at a sweep point, in the lab's Keras convention (see `trainableLayers`). */
+/** Which layers train at a sweep point, as a trainable-set rule (resolved by core/trainable.ts). */
 export interface SweepPreset {
   /** Stable key; points refer to their preset by it. */ id: string;
   /** What the user reads. */ label: string;
-  /** Frozen: head only, backbone outside the tape; fine-tune: the last `unfreezeLastN` backbone layers too. */
+  /** Frozen: head only, backbone outside the tape; fine-tune: the rule's backbone layers too. */
   phase: 'frozen' | 'fine-tune';
-  /** Backbone layers unfrozen, counted back from the last one; ignored in the frozen phase. */
-  unfreezeLastN: number;
+  /** What fine-tuning unfreezes besides the head; ignored in the frozen phase. */
+  fineTune: TrainableSet;
 }
 
-/** More backbone layers than any model has, and the most the settings accept: every layer trains. */
-export const ALL_LAYERS = 100_000;
-
 export const DEFAULT_SWEEP_PRESETS: readonly SweepPreset[] = [
-  { id: 'head', label: 'head only (backbone frozen)', phase: 'frozen', unfreezeLastN: 0 },
-  { id: 'last30', label: 'last 30 layers', phase: 'fine-tune', unfreezeLastN: 30 },
-  { id: 'last80', label: 'last 80 layers', phase: 'fine-tune', unfreezeLastN: 80 },
-  { id: 'all', label: 'all layers', phase: 'fine-tune', unfreezeLastN: ALL_LAYERS },
+  { id: 'head', label: 'head only (backbone frozen)', phase: 'frozen', fineTune: { kind: 'head' } },
+  { id: 'last30', label: 'last 30 layers', phase: 'fine-tune', fineTune: { kind: 'last', n: 30 } },
+  { id: 'last80', label: 'last 80 layers', phase: 'fine-tune', fineTune: { kind: 'last', n: 80 } },
+  { id: 'all', label: 'all layers', phase: 'fine-tune', fineTune: { kind: 'all' } },
 ];
 
 export interface SweepGrid {
@@ -222,7 +220,7 @@ function sweepPlanInput(
   return {
     spec,
     batch,
-    trainable: trainableLayers(spec, preset.phase, preset.unfreezeLastN),
+    trainable: resolveTrainable(spec, preset.phase, preset.fineTune),
     optimizer: 'adam',
     backboneOutsideTape: preset.phase === 'frozen',
     queuedBatches,

@@ -17,9 +17,9 @@ describe('technique descriptions', () => {
     expect(describeRunSettings(c)).toBe(
       'mobilenetv2 128×128, batch 8, fine-tune last 20 layers, frozen backbone on the tape, 4 accumulated micro-batches, per-block checkpointing',
     );
-    expect(describeRunSettings({ ...DEFAULT_TRAIN_CONFIG, fineTuneLayers: ['a', 'b'] })).toContain(
-      'fine-tune 2 chosen layers, frozen backbone outside the tape',
-    );
+    expect(
+      describeRunSettings({ ...DEFAULT_TRAIN_CONFIG, fineTune: { kind: 'layers', names: ['a', 'b'] } }),
+    ).toContain('fine-tune 2 chosen layers, frozen backbone outside the tape');
   });
 
   it('caches frozen features only when the pixels never change and a later epoch can reuse them', () => {

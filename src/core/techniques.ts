@@ -1,13 +1,12 @@
 import { augmentIsOff } from './config';
 import type { StepTechnique } from './memory';
+import { trainableLabel } from './trainable';
 import type { TrainConfig } from './trainConfig';
 
 /** The settings a run's memory depends on, in words, for before/after comparisons. */
 export function describeRunSettings(c: TrainConfig): string {
   const t = c.techniques;
-  const layers = c.fineTuneLayers
-    ? `${c.fineTuneLayers.length} chosen layers`
-    : `last ${c.unfreezeLastN} layers`;
+  const layers = trainableLabel(c.fineTune);
   const parts = [
     `${c.model} ${c.height}×${c.width}, batch ${c.batchSize}, fine-tune ${layers}`,
     t.backboneOutsideTape ? 'frozen backbone outside the tape' : 'frozen backbone on the tape',

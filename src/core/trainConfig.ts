@@ -26,6 +26,18 @@ export interface PrecisionConfig {
   lossScaling: 'off' | 'dynamic';
 }
 
+/**
+ * Which backbone layers fine-tuning unfreezes, as a rule that means the same on any model and size
+ * (resolved by core/trainable.ts): the last N layers (`base_model.layers[-N:]`), every layer from a block
+ * on, all, none (head only), or layers chosen one by one in the layer explorer. The head always trains.
+ */
+export type TrainableSet =
+  | { kind: 'last'; n: number }
+  | { kind: 'from-block'; block: string }
+  | { kind: 'all' }
+  | { kind: 'head' }
+  | { kind: 'layers'; names: string[] };
+
 /** Everything a training run needs besides the images. */
 export interface TrainConfig {
   /** Architecture (see core/models). */ model: ModelId;
@@ -37,12 +49,8 @@ export interface TrainConfig {
   /** Epochs of fine-tuning (phase 2); 0 skips it. */ fineTuneEpochs: number;
   /** Adam learning rate in phase 1. */ frozenLearningRate: number;
   /** Adam learning rate in phase 2 (lower, as in the seed). */ fineTuneLearningRate: number;
-  /** Backbone layers unfrozen in phase 2, counted back from the last backbone layer. */ unfreezeLastN: number;
-  /**
-   * Backbone layers chosen one by one in the layer explorer for phase 2 (the head always trains);
-   * null: the last `unfreezeLastN`.
-   */
-  fineTuneLayers: string[] | null;
+  /** What phase 2 unfreezes besides the head: the one trainable set, read by every consumer. */
+  fineTune: TrainableSet;
   /** Memory-saving training techniques. */ techniques: TechniqueConfig;
   /** Precision experiments (tfjs 4.22 has no float16 dtype; see README). */ precision: PrecisionConfig;
   /** Training-only augmentation. */ augment: AugmentConfig;

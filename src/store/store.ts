@@ -2,6 +2,7 @@ import { createStore } from 'zustand/vanilla';
 import { persist, createJSONStorage } from 'zustand/middleware';
 import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
 import { DEFAULT_SWEEP_GRID, type SweepGrid } from '../core/sweep';
+import type { TrainableSet, TrainConfig } from '../core/trainConfig';
 import type { LabState, RunSlice } from './types';
 
 export const INITIAL_RUN: RunSlice['run'] = {
@@ -51,7 +52,7 @@ function initialState(): LabState {
 export const labStore = createStore<LabState>()(
   persist(() => initialState(), {
     name: 'vram-lab-settings',
-    version: 1,
+    version: 2,
     storage: createJSONStorage(() => localStorage),
     partialize: (s) => ({ config: s.config, backendRequest: s.backendRequest }),
     merge: (persisted, current) => {
@@ -60,10 +61,31 @@ export const labStore = createStore<LabState>()(
       const weights = p.config && !('weights' in p.config) ? { weights: 'random' as const } : {};
       // Techniques added since the settings were saved take their defaults.
       const techniques = { ...current.config.techniques, ...p.config?.techniques };
-      return { ...current, ...p, config: { ...current.config, ...p.config, ...weights, techniques } };
+      const fineTune = p.config ? { fineTune: migrateFineTune(p.config) } : {};
+      return {
+        ...current,
+        ...p,
+        config: { ...current.config, ...p.config, ...weights, techniques, ...fineTune },
+      };
     },
   }),
 );
+
+/**
+ * Settings saved before version 2 kept the trainable set twice (a "last N" count and the explorer's
+ * names); the names won when present. Now one rule holds it.
+ */
+function migrateFineTune(saved: Partial<TrainConfig> & LegacyTrainable): TrainableSet {
+  if (saved.fineTune) return saved.fineTune;
+  if (Array.isArray(saved.fineTuneLayers)) return { kind: 'layers', names: saved.fineTuneLayers };
+  if (typeof saved.unfreezeLastN === 'number') return { kind: 'last', n: saved.unfreezeLastN };
+  return DEFAULT_TRAIN_CONFIG.fineTune;
+}
+
+interface LegacyTrainable {
+  unfreezeLastN?: number;
+  fineTuneLayers?: string[] | null;
+}
 
 /** Appends a log line (kept to the last 200). */
 export function appendLog(level: 'info' | 'warn' | 'error', message: string): void {

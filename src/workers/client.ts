@@ -24,6 +24,7 @@ import { oomMessage } from '../core/oom';
 import type { Remedy } from '../core/remedies';
 import { createRng } from '../core/rng';
 import { stratifiedSplit } from '../core/split';
+import { trainableLabel } from '../core/trainable';
 import { findUndecodable } from '../browser/decodeCheck';
 import { readBlob } from '../browser/decode';
 import { filesFromDrop, filesFromInput, type PickedFile } from '../browser/folder';
@@ -350,11 +351,16 @@ export class LabClient implements LabCommands {
       config.fineTuneEpochs > 0
         ? {
             id: 'settings',
-            label: `fine-tune, last ${config.unfreezeLastN} layers`,
+            label: `fine-tune, ${trainableLabel(config.fineTune)}`,
             phase: 'fine-tune',
-            unfreezeLastN: config.unfreezeLastN,
+            fineTune: config.fineTune,
           }
-        : { id: 'settings', label: 'head only (backbone frozen)', phase: 'frozen', unfreezeLastN: 0 };
+        : {
+            id: 'settings',
+            label: 'head only (backbone frozen)',
+            phase: 'frozen',
+            fineTune: { kind: 'head' },
+          };
     const size = Math.min(config.height, config.width);
     labStore.setState((s) => ({
       sweep: {
