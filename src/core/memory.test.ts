@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, peakLiveBytes, type MemorySample } from './memory';
+import { formatBytes, formatFlopRate, formatFlops, peakLiveBytes, type MemorySample } from './memory';
 
 describe('formatBytes', () => {
   it('uses decimal units with three significant digits', () => {
@@ -11,6 +11,27 @@ describe('formatBytes', () => {
     expect(formatBytes(16e9)).toBe('16.0 GB');
     expect(formatBytes(-2048)).toBe('-2.05 KB');
     expect(formatBytes(Number.NaN)).toBe('—');
+  });
+
+  it('picks the unit after rounding, so no value reads 1000 of a unit', () => {
+    expect(formatBytes(999_999)).toBe('1.00 MB');
+    expect(formatBytes(999_499)).toBe('999 KB');
+    expect(formatBytes(9_999)).toBe('10.0 KB');
+    expect(formatBytes(99_999)).toBe('100 KB');
+    expect(formatBytes(90e6)).toBe('90.0 MB');
+    expect(formatBytes(330e9)).toBe('330 GB');
+    expect(formatBytes(2.5e12)).toBe('2.50 TB');
+  });
+});
+
+describe('formatFlops', () => {
+  it('scales from MFLOP to TFLOP with three significant digits', () => {
+    expect(formatFlops(12_345_678)).toBe('12.3 MFLOP');
+    expect(formatFlops(2_127_700_000_000)).toBe('2.13 TFLOP');
+    expect(formatFlops(999_999_999)).toBe('1.00 GFLOP');
+    expect(formatFlops(450e9)).toBe('450 GFLOP');
+    expect(formatFlops(Number.NaN)).toBe('—');
+    expect(formatFlopRate(41.2e9)).toBe('41.2 GFLOP/s');
   });
 });
 

@@ -91,15 +91,39 @@ export function peakLiveBytes(samples: readonly MemorySample[], from: number, to
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
 
-/** Bytes in decimal units with three significant digits, e.g. 3.21 MB (1 MB = 10^6 B, as GPU vendors count). */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes)) return '—';
-  let value = Math.abs(bytes);
+/**
+ * A non-negative quantity in decimal steps of 1000 with three significant digits. The unit is chosen
+ * after rounding, so 999,999 reads "1.00 M…", never "1000 K…".
+ */
+function scaled(magnitude: number, units: readonly string[]): { text: string; unit: string } {
+  let value = magnitude;
   let unit = 0;
-  while (value >= 1000 && unit < UNITS.length - 1) {
+  const rounded = () => (unit === 0 ? Math.round(value) : Number(value.toPrecision(3)));
+  while (unit < units.length - 1 && rounded() >= 1000) {
     value /= 1000;
     unit++;
   }
-  const digits = unit === 0 || value >= 100 ? 0 : value >= 10 ? 1 : 2;
-  return `${bytes < 0 ? '-' : ''}${value.toFixed(digits)} ${UNITS[unit]}`;
+  const r = rounded();
+  return { text: r.toFixed(unit === 0 || r >= 100 ? 0 : r >= 10 ? 1 : 2), unit: units[unit]! };
+}
+
+/** Bytes in decimal units with three significant digits, e.g. 3.21 MB (1 MB = 10^6 B, as GPU vendors count). */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes)) return '—';
+  const { text, unit } = scaled(Math.abs(bytes), UNITS);
+  return `${bytes < 0 ? '-' : ''}${text} ${unit}`;
+}
+
+const FLOP_UNITS = ['FLOP', 'kFLOP', 'MFLOP', 'GFLOP', 'TFLOP', 'PFLOP'];
+
+/** Floating-point operations in decimal units with three significant digits, e.g. 2.13 TFLOP. */
+export function formatFlops(flops: number): string {
+  if (!Number.isFinite(flops)) return '—';
+  const { text, unit } = scaled(Math.abs(flops), FLOP_UNITS);
+  return `${flops < 0 ? '-' : ''}${text} ${unit}`;
+}
+
+/** A rate of floating-point operations, e.g. 41.2 GFLOP/s. */
+export function formatFlopRate(flopsPerSecond: number): string {
+  return `${formatFlops(flopsPerSecond)}/s`;
 }

@@ -1,5 +1,6 @@
 // The lab's one shape for every way memory runs out, modelled on TensorFlow's ResourceExhaustedError
 // so the seed's message can be reproduced and explained. Plain data: it crosses the worker boundary.
+import { formatBytes } from './memory';
 
 /** How memory ran out. */
 export type OomKind =
@@ -43,14 +44,12 @@ const PHASE_WORDS: Record<StepPhase, string> = {
   other: 'outside a training step',
 };
 
-function mib(bytes: number): string {
-  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
-}
-
 /**
  * TensorFlow-style message, e.g.
- * "OOM when allocating tensor with shape[28,150,250,96] and type float32 on webgpu (simulated 2048.0 MiB card:
- * 2010.3 MiB in use, 384.5 MiB requested)\n  Detected at layer 'block3b_project_conv' (Conv2D), forward pass".
+ * "OOM when allocating tensor with shape[28,150,250,96] and type float32 on webgpu (simulated 2.40 GB card:
+ * 2.00 GB in use, 403 MB requested)\n  Detected at layer 'block3b_project_conv' (Conv2D), forward pass".
+ * The first words and the "Detected at" line are TensorFlow's; the sizes in brackets are the lab's, in
+ * the decimal units the card picker offers (the user types 90 MB, not 85.8 MiB).
  */
 export function oomMessage(d: OomDetails): string {
   const what =
@@ -58,13 +57,13 @@ export function oomMessage(d: OomDetails): string {
       ? `OOM when allocating tensor with shape[${d.shape.join(',')}] and type ${d.dtype} on ${d.backend}`
       : `Out of memory on ${d.backend}`;
   const numbers = [
-    Number.isFinite(d.bytesInUse) ? `${mib(d.bytesInUse)} in use` : null,
-    Number.isFinite(d.bytesRequested) ? `${mib(d.bytesRequested)} requested` : null,
+    Number.isFinite(d.bytesInUse) ? `${formatBytes(d.bytesInUse)} in use` : null,
+    Number.isFinite(d.bytesRequested) ? `${formatBytes(d.bytesRequested)} requested` : null,
   ].filter((x): x is string => x !== null);
   const limitText: Record<OomKind, string> = {
-    budget: `simulated ${mib(d.limit)} card`,
+    budget: `simulated ${formatBytes(d.limit)} card`,
     'device-oom': 'the GPU could not allocate',
-    'buffer-limit': `one tensor above maxBufferSize ${mib(d.limit)}`,
+    'buffer-limit': `one tensor above maxBufferSize ${formatBytes(d.limit)}`,
     'device-lost': 'GPU device lost',
     'context-lost': 'WebGL context lost',
     'host-oom': 'JavaScript memory exhausted',

@@ -69,6 +69,8 @@ describe('memory budget (simulated memory_limit)', () => {
     expect(d.shape?.[0]).toBe(8);
     expect(d.dtype).toBe('float32');
     expect(d.bytesInUse + d.bytesRequested).toBeGreaterThan(limit);
+    // What was live before the failing op, never above the card.
+    expect(d.bytesInUse).toBeLessThanOrEqual(limit);
     expect(d.limit).toBe(limit);
     expect(err.message).toMatch(
       /^OOM when allocating tensor with shape\[8,\d+,\d+,\d+\] and type float32 on cpu \(simulated /,
@@ -121,17 +123,54 @@ describe('memory budget (simulated memory_limit)', () => {
     model.dispose();
   });
 
-  it('does not fire for allocations that fit, nor for aliasing kernels like Reshape', () => {
+  it('holds what tf.memory() counts: a view counts, so a Reshape can fill the card', () => {
     const x = tf.zeros([4, 4]);
-    // tf.memory().numBytes counts a reshaped view again (the engine adds bytes per tensor, not per buffer).
+    // tf.memory().numBytes counts a reshaped view again (the engine adds bytes per tensor, not per buffer),
+    // as tf.profile and the planner do: room for exactly one more 4×4 view or tensor.
     limit = tf.memory().numBytes + 64;
     remove = installBudget('cpu', () => limit);
     const y = x.reshape([16]);
     expect(y.shape).toEqual([16]);
     const before = tf.memory();
-    expect(() => tf.add(x, x)).toThrow(ResourceExhaustedError);
+    let caught: ResourceExhaustedError | null = null;
+    try {
+      tf.add(x, x);
+    } catch (err) {
+      if (err instanceof ResourceExhaustedError) caught = err;
+    }
+    expect(caught?.details.bytesInUse).toBe(before.numBytes);
+    expect(caught?.details.bytesInUse).toBeLessThanOrEqual(limit);
+    expect(caught?.details.bytesRequested).toBe(64);
     expect(tf.memory().numBytes).toBe(before.numBytes);
     expect(tf.memory().numTensors).toBe(before.numTensors);
+    expect(() => x.reshape([2, 8])).toThrow(ResourceExhaustedError);
     tf.dispose([x, y]);
+  });
+
+  it('reports a tensor made from data that crossed the card as the request, with in use under the card', () => {
+    const x = tf.zeros([4, 4]);
+    limit = tf.memory().numBytes + 100;
+    remove = installBudget('cpu', () => limit);
+    const y = tf.neg(x);
+    const afterKernel = tf.memory().numBytes;
+    // Not a kernel: the budget cannot see it being made (like an input batch uploaded from pixels).
+    const fromData = tf.tensor2d(new Float32Array(16), [4, 4]);
+    let caught: ResourceExhaustedError | null = null;
+    try {
+      tf.mul(x, x);
+    } catch (err) {
+      if (err instanceof ResourceExhaustedError) caught = err;
+    }
+    const d = caught!.details;
+    expect(d.bytesInUse).toBe(afterKernel);
+    expect(d.bytesInUse).toBeLessThanOrEqual(limit);
+    expect(d.bytesRequested).toBe(64 + 64);
+    expect(d.bytesInUse + d.bytesRequested).toBeGreaterThan(limit);
+    expect(d.cause).toContain('outside a kernel');
+    expect(caught!.message).toContain('Out of memory on cpu (simulated');
+    tf.dispose([y, fromData]);
+    // Back under the card, kernels run again.
+    const z = tf.add(x, x);
+    tf.dispose([x, z]);
   });
 });

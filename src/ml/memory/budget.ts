@@ -1,4 +1,4 @@
-import { oomMessage, type OomDetails } from '../../core/oom';
+import { oomMessage, tensorBytes, type OomDetails } from '../../core/oom';
 import { onKernel, type KernelRun } from './kernelHook';
 import { layerOf } from './layerContext';
 import { stepPhase } from './stepPhase';
@@ -37,18 +37,62 @@ export function describeAllocation(
   };
 }
 
+/** The largest output of a kernel run, views included (for a kernel that only makes views). */
+function largestOutput(run: KernelRun): { shape: number[]; dtype: string } | null {
+  let best: { shape: number[]; dtype: string; bytes: number } | null = null;
+  for (const o of run.outputs) {
+    const bytes = tensorBytes(o.shape, o.dtype);
+    if (!best || bytes > best.bytes) best = { shape: [...o.shape], dtype: o.dtype, bytes };
+  }
+  return best && { shape: best.shape, dtype: best.dtype };
+}
+
+const OUTSIDE_KERNELS =
+  'tensors made outside a kernel (from data, such as an input batch, or as variables) took live bytes past the card before this op ran';
+
 /**
- * A simulated card, like TensorFlow's per-device memory_limit: any kernel whose new outputs would
- * take live tensor bytes past `limit()` fails with ResourceExhaustedError before its result is used.
- * Returns a function that removes the budget.
+ * A simulated card, like TensorFlow's per-device memory_limit. The card holds what tf.memory().numBytes
+ * counts (what the planner predicts and tf.profile reports, views included), and every kernel is checked
+ * before its outputs count: one whose outputs would take live bytes past `limit()` fails with
+ * ResourceExhaustedError, so "in use" is what was live before it and never above the card.
+ * Tensors made outside kernels (tf.tensor from data, variables) cannot be stopped when they are made;
+ * the next kernel reports them as the request, with what was live after the last checked kernel as in
+ * use. Returns a function that removes the budget.
  */
 export function installBudget(backendName: string, limit: () => number | null): () => void {
+  // tf.memory().numBytes once the last kernel that passed has its outputs counted; null before any.
+  let counted: number | null = null;
   return onKernel(backendName, (run) => {
     const max = limit();
-    if (max === null) return;
-    const { bytes } = run.allocation;
-    if (bytes > 0 && run.liveBytes + bytes > max) {
-      throw new ResourceExhaustedError(describeAllocation('budget', run, max, backendName));
+    if (max === null) {
+      counted = null;
+      return;
     }
+    const live = run.liveBytes;
+    const added = run.outputBytes;
+    if (live > max) {
+      // The growth since the last checked kernel happened outside kernels.
+      const before = counted ?? Number.NaN;
+      counted = null;
+      throw new ResourceExhaustedError({
+        ...describeAllocation('budget', run, max, backendName, OUTSIDE_KERNELS),
+        shape: null,
+        dtype: null,
+        bytesInUse: before,
+        bytesRequested: Number.isFinite(before) ? live - before + added : Number.NaN,
+      });
+    }
+    if (added > 0 && live + added > max) {
+      const largest = run.allocation.largest ?? largestOutput(run);
+      // The outputs are released with the error, so live bytes stay where they were.
+      counted = live;
+      throw new ResourceExhaustedError({
+        ...describeAllocation('budget', run, max, backendName),
+        shape: largest ? [...largest.shape] : null,
+        dtype: largest?.dtype ?? null,
+        bytesRequested: added,
+      });
+    }
+    counted = live + added;
   });
 }
