@@ -2,11 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 // Registers the 'webgpu' backend (only when navigator.gpu exists).
 import '@tensorflow/tfjs-backend-webgpu';
 import { backendCandidates, type BackendInfo, type BackendName, type BackendRequest } from '../core/backend';
-
-interface WebGPUBackendLike {
-  device: GPUDevice;
-  adapterInfo?: { vendor?: string; architecture?: string; description?: string };
-}
+import { webgpuAdapter, webgpuDevice } from '../ml/tfjsInternals';
 
 /** Why WebGPU cannot be used here, or null when an adapter is available. */
 async function webgpuUnavailableReason(): Promise<string | null> {
@@ -95,18 +91,19 @@ export async function initBackend(
 }
 
 function describeBackend(name: BackendName): Partial<BackendInfo> {
-  if (name === 'webgpu') {
-    const backend = tf.backend() as unknown as WebGPUBackendLike;
-    const info = backend.adapterInfo ?? {};
+  const device = name === 'webgpu' ? webgpuDevice() : null;
+  if (device) {
+    const info = webgpuAdapter() ?? {};
     return {
+      // tfjs 4.22 keeps no adapter description.
       adapter: {
         vendor: info.vendor || 'unknown',
         architecture: info.architecture || 'unknown',
-        description: info.description || '',
+        description: '',
       },
       limits: {
-        maxBufferSize: backend.device.limits.maxBufferSize,
-        maxStorageBufferBindingSize: backend.device.limits.maxStorageBufferBindingSize,
+        maxBufferSize: device.limits.maxBufferSize,
+        maxStorageBufferBindingSize: device.limits.maxStorageBufferBindingSize,
       },
     };
   }

@@ -2,18 +2,11 @@ import * as tf from '@tensorflow/tfjs';
 import { ResourceExhaustedError } from '../ml/memory/budget';
 import { classifyFailure, realFailure, type ScopeError } from '../ml/memory/classify';
 import type { LargestAllocation } from '../ml/memory/recorder';
+import { webglContext, webgpuDevice } from '../ml/tfjsInternals';
 
 /** The WebGPU device tfjs uses, or null on other backends. */
-export function gpuDevice(): GPUDevice | null {
-  if (tf.getBackend() !== 'webgpu') return null;
-  return (tf.backend() as unknown as { device: GPUDevice }).device;
-}
-
-/** The WebGL context tfjs draws with, or null on other backends. */
-export function webglContext(): WebGLRenderingContext | WebGL2RenderingContext | null {
-  if (tf.getBackend() !== 'webgl') return null;
-  return (tf.backend() as unknown as { gpgpu: { gl: WebGL2RenderingContext } }).gpgpu.gl;
-}
+export const gpuDevice = webgpuDevice;
+export { webglContext };
 
 async function popScopes(device: GPUDevice): Promise<ScopeError[]> {
   const errors: ScopeError[] = [];
@@ -42,7 +35,7 @@ export function makeStepGuard(recorder: LargestAllocation) {
   return async <T>(step: () => Promise<T>): Promise<T> => {
     recorder.reset();
     const backend = tf.getBackend();
-    const device = gpuDevice();
+    const device = webgpuDevice();
     device?.pushErrorScope('out-of-memory');
     device?.pushErrorScope('validation');
     let thrown: unknown = null;

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { tensorBytes } from '../../core/oom';
+import { interceptKernels } from '../tfjsInternals';
 
 /** The new buffers a kernel run allocated (outputs that alias an input, like Reshape, cost nothing). */
 export interface Allocation {
@@ -63,7 +64,6 @@ const listeners = new Map<string, Set<KernelListener>>();
 
 /**
  * Wraps every kernel registered for `backendName` once, so listeners see each kernel as it runs.
- * tfjs has no allocation hook; re-registering its kernels (no fork) is the documented extension point.
  * Returns a function that removes this listener (the wrappers stay; they cost one Set lookup).
  */
 export function onKernel(backendName: string, listener: KernelListener): () => void {
@@ -77,30 +77,13 @@ export function onKernel(backendName: string, listener: KernelListener): () => v
   return () => set.delete(listener);
 }
 
-function wrapKernels(backendName: string, set: Set<KernelListener>): void {
-  for (const config of tf.getKernelsForBackend(backendName)) {
-    const inner = config.kernelFunc;
-    tf.unregisterKernel(config.kernelName, backendName);
-    tf.registerKernel({
-      ...config,
-      kernelFunc: (args) => {
-        const out = inner(args);
-        if (set.size === 0) return out;
-        const outputs = Array.isArray(out) ? out : [out as tf.TensorInfo];
-        const inputs = Object.values(args.inputs).filter((t): t is tf.TensorInfo => t != null);
-        try {
-          const run = new KernelRun(config.kernelName, inputs, outputs);
-          for (const listener of set) listener(run);
-        } catch (err) {
-          // The engine never sees these outputs, so nothing else would release them. An output that
-          // aliases an input (Reshape) only took a reference, which is given back without freeing.
-          const inputIds = new Set(inputs.map((t) => t.dataId));
-          const backend = args.backend as tf.KernelBackend;
-          for (const o of outputs) backend.disposeData(o.dataId, !inputIds.has(o.dataId));
-          throw err;
-        }
-        return out;
-      },
-    });
-  }
+function wrapKernels(backendName: string, set: ReadonlySet<KernelListener>): void {
+  interceptKernels(
+    backendName,
+    () => set.size > 0,
+    ({ kernelName, inputs, outputs }) => {
+      const run = new KernelRun(kernelName, inputs, outputs);
+      for (const listener of set) listener(run);
+    },
+  );
 }

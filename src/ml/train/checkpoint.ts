@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { setStepPhase } from '../memory/stepPhase';
+import { gradientsWithDy } from '../tfjsInternals';
 import { distinctBytes } from './measure';
 import { runSegment, type Segment } from './segments';
 
@@ -36,7 +37,7 @@ function snapshotState(segment: Segment): () => void {
 /**
  * Gradient checkpointing. Forward segment by segment outside the tape, keeping only each segment's
  * input; then, from the last segment back, recompute one segment under the tape and backpropagate
- * through it alone (tf.engine().gradients with the incoming dy), so only one segment's activations
+ * through it alone (gradientsWithDy, with the incoming dy), so only one segment's activations
  * are taped at a time. Segments before the first trainable one are never taped. The caller seeds
  * dropout for the whole call, so the recompute draws the same masks as the forward pass.
  *
@@ -74,7 +75,7 @@ export function checkpointedGradients(
       const withInput = s > first;
       const restore = s < last ? snapshotState(segment) : null;
       try {
-        const result = tf.engine().gradients(
+        const result = gradientsWithDy(
           () => {
             const out = runSegment(segment, input, true);
             const y = s === last ? loss(out) : out;
@@ -83,14 +84,13 @@ export function checkpointedGradients(
           },
           withInput ? [input, ...variables[s]!] : variables[s]!,
           dy,
-          true,
         );
         if (s === last) value = result.value as tf.Scalar;
         else result.value.dispose();
         dy?.dispose();
         dy = undefined;
         if (withInput) {
-          dy = result.grads[0];
+          dy = result.grads[0] ?? undefined;
           if (!dy) throw new Error(`Segment '${segment.name}' does not depend on its input.`);
         }
         result.grads.slice(withInput ? 1 : 0).forEach((g, i) => {

@@ -1,6 +1,5 @@
 import type * as tf from '@tensorflow/tfjs';
-
-type Seeded = { seed?: number | string };
+import { dropoutLayers, withDropoutSeedsSet } from '../tfjsInternals';
 
 /**
  * Runs fn with every Dropout layer of the model seeded from `seed`, then restores their own seeds.
@@ -9,16 +8,10 @@ type Seeded = { seed?: number | string };
  * draw the same masks. Each layer gets its own stream, so equal shapes do not share masks.
  */
 export function withDropoutSeeds<T>(model: tf.LayersModel, seed: string, fn: () => T): T {
-  const dropouts = model.layers.filter((l) => l.getClassName() === 'Dropout') as unknown as Seeded[];
-  const own = dropouts.map((d) => d.seed);
-  dropouts.forEach((d, i) => {
-    d.seed = `${seed}/${i}`;
-  });
-  try {
-    return fn();
-  } finally {
-    dropouts.forEach((d, i) => {
-      d.seed = own[i];
-    });
-  }
+  const dropouts = dropoutLayers(model);
+  return withDropoutSeedsSet(
+    dropouts,
+    dropouts.map((_, i) => `${seed}/${i}`),
+    fn,
+  );
 }

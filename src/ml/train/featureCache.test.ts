@@ -1,7 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../core/protocol';
-import type { Batch } from '../data/pipeline';
 import { FeatureCache } from './featureCache';
 import { noiseBatch, tinyClassifier, withoutDropout } from './fixtures';
 import { runTraining, Trainer, type RunContext } from './trainer';
@@ -122,7 +121,7 @@ describe('runTraining with the feature cache', () => {
         return tf.data.generator(function* () {
           for (let b = 0; b < n; b++)
             yield noiseBatch(4, SIZE, CLASSES, 10 * b + (split === 'train' ? 1 : 2));
-        }) as unknown as tf.data.Dataset<Batch>;
+        });
       },
       batchesPerEpoch: 3,
       patience: 5,
@@ -194,7 +193,7 @@ describe('runTraining with the feature cache', () => {
     const data = () =>
       tf.data.generator(function* () {
         for (let b = 0; b < 2; b++) yield noiseBatch(3, SIZE, CLASSES, b + 20);
-      }) as unknown as tf.data.Dataset<Batch>;
+      });
     const cache = new FeatureCache();
     const plain = await trainer.evaluate(data());
     const filling = await trainer.evaluate(data(), undefined, undefined, cache);

@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Batch } from '../data/pipeline';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
+import { dropoutLayers, setDropoutRate } from '../tfjsInternals';
 
 /** Small models and seeded batches shared by the trainer's tests and the techniques bench. */
 
@@ -22,9 +23,7 @@ export function noiseBatch(n: number, size: number, numClasses: number, seed: nu
 
 /** Sets every Dropout rate to 0, for comparisons that dropout's fresh masks would blur. */
 export function withoutDropout(model: tf.LayersModel): void {
-  for (const layer of model.layers) {
-    if (layer.getClassName() === 'Dropout') (layer as unknown as { rate: number }).rate = 0;
-  }
+  for (const layer of dropoutLayers(model)) setDropoutRate(layer, 0);
 }
 
 /** Largest |a − b| over all entries, relative to the largest |b| (0 when both are zero). */

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { StepBreakdown } from '../../core/memory';
 import { tensorBytes } from '../../core/oom';
 import { layerOfData } from '../memory/layerContext';
+import { tapeSavedTensors } from '../tfjsInternals';
 
 /** Bytes of these tensors, each buffer counted once. */
 export const distinctBytes = (ts: readonly tf.Tensor[]): number => {
@@ -31,12 +32,11 @@ export function savedActivations(
   weightIds: ReadonlySet<object>,
   alsoHeld: readonly tf.Tensor[] = [],
 ): SavedActivations {
-  const tape = (tf.engine().state as unknown as { activeTape: { saved?: tf.Tensor[] }[] | null }).activeTape;
   const seen = new Set<object>(weightIds);
   const byLayer = new Map<string, number>();
   let total = 0;
   let largest: StepBreakdown['largestSaved'] = null;
-  for (const t of [...alsoHeld, ...(tape ?? []).flatMap((node) => node.saved ?? [])]) {
+  for (const t of [...alsoHeld, ...tapeSavedTensors()]) {
     if (seen.has(t.dataId)) continue;
     seen.add(t.dataId);
     const bytes = tensorBytes(t.shape, t.dtype);

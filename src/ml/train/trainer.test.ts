@@ -4,6 +4,7 @@ import type { EngineEvent } from '../../core/protocol';
 import type { Batch } from '../data/pipeline';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
 import { attributeOutputs, trackLayers } from '../memory/layerContext';
+import { registeredVariables, setDropoutRate } from '../tfjsInternals';
 import { applyPhase } from './freeze';
 import { forEachBatch, runTraining, Trainer } from './trainer';
 
@@ -105,7 +106,7 @@ describe('frozen backbone outside the tape', () => {
     for (const name of ['head_dropout_1', 'head_dropout_2', 'block6a_drop', 'block7a_drop']) {
       const layer = built.model.layers.find((l) => l.name === name);
       // Test-only: dropout draws unseeded masks, which would make the two runs differ.
-      if (layer) (layer as unknown as { rate: number }).rate = 0;
+      if (layer) setDropoutRate(layer, 0);
     }
     return built;
   }
@@ -163,7 +164,7 @@ describe('frozen backbone outside the tape', () => {
 describe('disposal', () => {
   it('frees every variable of the classifier after a frozen phase (the split head takes layer references)', async () => {
     const before = tf.memory().numTensors;
-    const variablesBefore = Object.keys(tf.engine().registeredVariables).length;
+    const variablesBefore = Object.keys(registeredVariables()).length;
     const { model, backboneLayerCount } = tiny();
     const trainer = new Trainer(model, backboneLayerCount);
     trainer.compile('frozen', 1e-3, 0);
@@ -172,7 +173,7 @@ describe('disposal', () => {
     tf.dispose(batch);
     trainer.dispose();
     model.dispose();
-    expect(Object.keys(tf.engine().registeredVariables).length).toBe(variablesBefore);
+    expect(Object.keys(registeredVariables()).length).toBe(variablesBefore);
     expect(tf.memory().numTensors).toBe(before);
   });
 });

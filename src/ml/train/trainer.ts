@@ -19,6 +19,7 @@ import {
   type SavedActivations,
 } from './measure';
 import { blockSegments, type Segment } from './segments';
+import { registeredVariables, releaseAbandonedTape } from '../tfjsInternals';
 
 /** Loss and accuracy of one step or one pass over a data set. */
 export interface Metrics {
@@ -399,7 +400,7 @@ export class Trainer {
   /** Bytes of the optimizer's slots: every registered variable that is not one of the model's. */
   private optimizerBytes(): number {
     const own = new Set(this.model.weights.map((w) => w.read().id));
-    const all = Object.values(tf.engine().registeredVariables);
+    const all = Object.values(registeredVariables());
     return distinctBytes(all.filter((v) => !own.has(v.id)));
   }
 
@@ -535,20 +536,6 @@ function addInto(sum: tf.NamedTensorMap, grads: tf.NamedTensorMap): void {
     sum[name] = tf.add(previous, g);
     tf.dispose([previous, g]);
   }
-}
-
-/**
- * When a kernel throws inside tf.variableGrads, tfjs leaves the gradient tape behind with every
- * tensor it saved for the backward pass still kept. Dispose them so a failed step leaks nothing.
- */
-export function releaseAbandonedTape(): void {
-  const state = tf.engine().state as unknown as {
-    gradientDepth: number;
-    activeTape: { saved?: tf.Tensor[] }[] | null;
-  };
-  if (state.gradientDepth !== 0 || !state.activeTape) return;
-  for (const node of state.activeTape) for (const t of node.saved ?? []) t.dispose();
-  state.activeTape = null;
 }
 
 /**

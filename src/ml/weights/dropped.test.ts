@@ -24,10 +24,10 @@ describe('dropped or fetched weight files', () => {
   });
 
   it('fetches an .h5 URL as bytes and reports HTTP failures with the URL', async () => {
-    const ok = (async () => new Response(new Uint8Array([1, 2, 3]))) as unknown as typeof fetch;
+    const ok = async () => new Response(new Uint8Array([1, 2, 3]));
     const files = await fetchWeightFiles('https://example.test/w.h5', ok);
     expect(files.kind === 'keras-h5' && Array.from(files.bytes)).toEqual([1, 2, 3]);
-    const missing = (async () => new Response(null, { status: 404 })) as unknown as typeof fetch;
+    const missing = async () => new Response(null, { status: 404 });
     await expect(fetchWeightFiles('https://example.test/w.h5', missing)).rejects.toThrow(
       'https://example.test/w.h5: answered HTTP 404',
     );

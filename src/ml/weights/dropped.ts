@@ -1,5 +1,11 @@
 import { WeightLoadError, describeThrown } from './errors';
-import { fetchTfjsArtifacts, readTfjsFiles, type ModelFileLike, type TfjsArtifacts } from './tfjs';
+import {
+  fetchTfjsArtifacts,
+  readTfjsFiles,
+  type FetchLike,
+  type ModelFileLike,
+  type TfjsArtifacts,
+} from './tfjs';
 
 /** What a drop or a URL turned out to be, checked and ready for loadKerasH5Weights or loadTfjsModel. */
 export type WeightFiles =
@@ -33,7 +39,7 @@ export async function readWeightFiles(files: readonly ModelFileLike[]): Promise<
 }
 
 /** Fetches weights by URL: a model.json (with its shards beside it) or a Keras .h5 file. */
-export async function fetchWeightFiles(url: string, fetchFn: typeof fetch = fetch): Promise<WeightFiles> {
+export async function fetchWeightFiles(url: string, fetchFn: FetchLike = fetch): Promise<WeightFiles> {
   const path = new URL(url).pathname;
   if (path.endsWith('.json')) return { kind: 'tfjs', artifacts: await fetchTfjsArtifacts(url, fetchFn) };
   let response: Response;

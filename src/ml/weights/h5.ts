@@ -80,11 +80,11 @@ function stringAttr(group: Group, name: string): string | null {
   return value === undefined || value === null ? null : String(value);
 }
 
-function toFloat32(value: unknown, name: string): Float32Array {
+function toFloat32(value: Dataset['value'], name: string): Float32Array {
   if (value instanceof Float32Array) return value;
-  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
-    return Float32Array.from(value as unknown as ArrayLike<number | bigint>, Number);
-  }
+  if (value instanceof BigInt64Array || value instanceof BigUint64Array)
+    return Float32Array.from(value, Number);
+  if (ArrayBuffer.isView(value)) return Float32Array.from(value);
   if (typeof value === 'number' || typeof value === 'bigint') return Float32Array.of(Number(value));
   throw new Error(`${name} did not read as numbers`);
 }

@@ -91,13 +91,13 @@ describe('tfjs Layers format', () => {
 
   it('round-trips by URL, fetching shards relative to model.json', async () => {
     const served = new Map(files.map((f) => [`https://example.test/m/${f.name}`, f]));
-    const fakeFetch = async (url: RequestInfo | URL): Promise<Response> => {
+    const fakeFetch = async (url: string): Promise<Response> => {
       const file = served.get(String(url));
       return file === undefined
         ? new Response(null, { status: 404 })
         : new Response(await file.arrayBuffer());
     };
-    const checked = await fetchTfjsArtifacts('https://example.test/m/model.json', fakeFetch as typeof fetch);
+    const checked = await fetchTfjsArtifacts('https://example.test/m/model.json', fakeFetch);
     const model = await layersModel(checked);
     expect(predict(model, input)).toEqual(predict(original, input));
     model.dispose();

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { registeredVariables } from '../tfjsInternals';
 import { WeightLoadError, describeThrown } from './errors';
 import { assignWeights, type LoadOptions, type WeightReport } from './report';
 import { sourceFromArtifacts, sourceFromLayersModel, type WeightSource } from './source';
@@ -11,6 +12,9 @@ export interface ModelFileLike {
   size: number;
   arrayBuffer(): Promise<ArrayBuffer>;
 }
+
+/** The part of fetch() the loaders use, so tests can serve files without a network. */
+export type FetchLike = (url: string) => Promise<Response>;
 
 /** A checked tfjs model: model.json is valid and every shard has exactly the declared number of bytes. */
 export interface TfjsArtifacts {
@@ -47,7 +51,8 @@ const DTYPE_BYTES: Record<string, number> = {
   float16: 2,
 };
 
-function checkEntry(entry: unknown, label: string): tf.io.WeightsManifestEntry {
+/** Throws unless the entry has a name, a valid shape, a known dtype and, if any, a known quantization. */
+function checkEntry(entry: unknown, label: string): asserts entry is tf.io.WeightsManifestEntry {
   const bad = (why: string) =>
     new WeightLoadError('bad-model-json', label, `${label}: weightsManifest ${why}`);
   if (!isObject(entry) || typeof entry['name'] !== 'string') throw bad('has a weight without a name');
@@ -64,7 +69,6 @@ function checkEntry(entry: unknown, label: string): tf.io.WeightsManifestEntry {
   ) {
     throw bad(`weight '${name}' has an unknown quantization`);
   }
-  return entry as unknown as tf.io.WeightsManifestEntry;
 }
 
 /** Bytes a manifest group declares, or null when it holds strings, whose size only the data says. */
@@ -167,11 +171,21 @@ function checkParsedModelJson(json: unknown, label: string): CheckedModelJson {
         `${label}: a weightsManifest group lacks paths or weights`,
       );
     }
-    const entries = weights.map((w) => checkEntry(w, label));
+    const entries = weights.map((w: unknown) => {
+      checkEntry(w, label);
+      return w;
+    });
     return { paths: paths as string[], weights: entries, bytes: declaredBytes(entries) };
   });
   if (format === 'layers-model') checkLayerClasses(topology, label);
-  return { json: json as unknown as tf.io.ModelJSON, format, groups };
+  // The checked fields replace their unchecked originals; the rest (trainingConfig, signature, …) passes
+  // through as tf.io reads it.
+  const modelJson: tf.io.ModelJSON = {
+    ...json,
+    modelTopology: topology,
+    weightsManifest: groups.map(({ paths, weights }) => ({ paths, weights })),
+  };
+  return { json: modelJson, format, groups };
 }
 
 function checkGroupSize(
@@ -249,7 +263,7 @@ export async function readTfjsFiles(files: readonly ModelFileLike[]): Promise<Tf
 }
 
 /** Fetches model.json and its shards (relative to it) and checks them like readTfjsFiles. */
-export async function fetchTfjsArtifacts(url: string, fetchFn: typeof fetch = fetch): Promise<TfjsArtifacts> {
+export async function fetchTfjsArtifacts(url: string, fetchFn: FetchLike = fetch): Promise<TfjsArtifacts> {
   const get = async (target: string): Promise<Response> => {
     let response: Response;
     try {
@@ -284,11 +298,11 @@ export async function fetchTfjsArtifacts(url: string, fetchFn: typeof fetch = fe
 
 /** Disposes variables that a failed load created before throwing, so a failure leaves no tensor behind. */
 async function withoutLeaks<T>(load: () => Promise<T>): Promise<T> {
-  const before = new Set(Object.keys(tf.engine().registeredVariables));
+  const before = new Set(Object.keys(registeredVariables()));
   try {
     return await load();
   } catch (thrown) {
-    for (const [name, variable] of Object.entries(tf.engine().registeredVariables)) {
+    for (const [name, variable] of Object.entries(registeredVariables())) {
       if (!before.has(name)) variable.dispose();
     }
     throw thrown;

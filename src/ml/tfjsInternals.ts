@@ -1,0 +1,209 @@
+import * as tf from '@tensorflow/tfjs';
+import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
+
+/**
+ * Every place the lab reaches past tfjs' documented API: the gradient tape, the engine's variable
+ * registry and backend reset, its kernel registry, private layer fields and backend objects. Each
+ * function names the tfjs 4.22 behaviour it relies on, so an upgrade is checked here and nowhere else.
+ */
+
+/** One node of the engine's gradient tape, as far as the lab reads it. */
+interface TapeNode {
+  /** Tensors the node's gradient function needs, kept alive until the backward pass ends. */
+  saved?: tf.Tensor[];
+}
+
+/**
+ * The engine state fields the lab reads and writes. tfjs 4.22 declares `activeTape` as a non-null
+ * array, but sets it to null whenever no gradient computation runs; this view says so.
+ */
+interface TapeState {
+  activeTape: TapeNode[] | null;
+  gradientDepth: number;
+}
+
+const tapeState = (): TapeState => tf.engine().state;
+
+/**
+ * The tensors the active gradient tape saved for the backward pass, in tape order (empty outside a
+ * gradient computation). tfjs 4.22: `engine().state.activeTape` lists a node per taped kernel, each
+ * with the `saved` tensors its gradient needs; it is null when no tape is recording.
+ */
+export function tapeSavedTensors(): tf.Tensor[] {
+  return (tapeState().activeTape ?? []).flatMap((node) => node.saved ?? []);
+}
+
+/**
+ * When a kernel throws inside tf.variableGrads, tfjs leaves the gradient tape behind with every
+ * tensor it saved for the backward pass still kept. Dispose them so a failed step leaks nothing.
+ * tfjs 4.22: after a gradient computation ends normally, `gradientDepth` is back at 0 and
+ * `activeTape` is null; a thrown kernel leaves depth 0 with the tape still set, which this clears the
+ * way the engine would have.
+ */
+export function releaseAbandonedTape(): void {
+  const state = tapeState();
+  if (state.gradientDepth !== 0 || !state.activeTape) return;
+  for (const node of state.activeTape) for (const t of node.saved ?? []) t.dispose();
+  state.activeTape = null;
+}
+
+/**
+ * Gradients of `f` with respect to `xs`, with `dy` as the incoming gradient of f's result (ones when
+ * undefined); an x that f does not depend on gets a null gradient instead of an error. tfjs 4.22's
+ * `engine().gradients(f, xs, dy, allowNoGradients)` is what tf.grads wraps, and the only entry point
+ * that takes a dy for a tensor-valued f (the public API takes one only through tf.customGrad).
+ */
+export function gradientsWithDy(
+  f: () => tf.Tensor,
+  xs: tf.Tensor[],
+  dy: tf.Tensor | undefined,
+): { value: tf.Tensor; grads: (tf.Tensor | null)[] } {
+  return tf.engine().gradients(f, xs, dy, true);
+}
+
+/**
+ * Every variable alive in the engine, by name: the model's weights and the optimizer's slots alike.
+ * tfjs 4.22: `engine().registeredVariables` holds each tf.Variable from creation until disposal.
+ */
+export function registeredVariables(): Readonly<Record<string, tf.Variable>> {
+  return tf.engine().registeredVariables;
+}
+
+/**
+ * Disposes every backend instance, and with it the buffers each keeps pooled (tfjs never returns them
+ * otherwise). tfjs 4.22: `engine().reset()` removes the backend instances but keeps their registered
+ * factories, so the next tf.setBackend creates a fresh one.
+ */
+export function resetBackends(): void {
+  tf.engine().reset();
+}
+
+/** What an interceptor sees of one kernel run. */
+export interface KernelCall {
+  /** tfjs kernel name, e.g. 'Conv2D'. */ kernelName: string;
+  /** Its inputs. */ inputs: tf.TensorInfo[];
+  /** Its outputs, not yet registered with the engine (tf.memory() does not count them yet). */
+  outputs: tf.TensorInfo[];
+}
+
+/**
+ * Re-registers every kernel of `backendName` so `after` sees each run before the engine takes its
+ * outputs; `listening` is asked first, so a wrapper with nobody listening costs one call. When `after`
+ * throws, the outputs are released and the error propagates as the kernel's own.
+ * tfjs 4.22: `getKernelsForBackend` lists a backend's kernels and unregister + register replaces one
+ * (tfjs has no allocation hook; this is its extension point); Engine.runKernel registers a kernel's
+ * outputs as tensors only after kernelFunc returns; `KernelBackend.disposeData(dataId, true)` frees a
+ * buffer and `disposeData(dataId, false)` gives back one reference (an output aliasing an input, as
+ * Reshape's does, took only a reference).
+ */
+export function interceptKernels(
+  backendName: string,
+  listening: () => boolean,
+  after: (call: KernelCall) => void,
+): void {
+  for (const config of tf.getKernelsForBackend(backendName)) {
+    const inner = config.kernelFunc;
+    tf.unregisterKernel(config.kernelName, backendName);
+    tf.registerKernel({
+      ...config,
+      kernelFunc: (args) => {
+        const out = inner(args);
+        if (!listening()) return out;
+        const outputs = Array.isArray(out) ? out : [out];
+        const inputs = Object.values(args.inputs).filter((t): t is tf.TensorInfo => t != null);
+        try {
+          after({ kernelName: config.kernelName, inputs, outputs });
+        } catch (err) {
+          // The engine never sees these outputs, so nothing else would release them. The registry
+          // types a kernel's backend as {}; it is the KernelBackend the kernel was registered for.
+          const inputIds = new Set(inputs.map((t) => t.dataId));
+          const backend = args.backend as tf.KernelBackend;
+          for (const o of outputs) backend.disposeData(o.dataId, !inputIds.has(o.dataId));
+          throw err;
+        }
+        return out;
+      },
+    });
+  }
+}
+
+const isDropout = (layer: tf.layers.Layer): boolean => layer.getClassName() === 'Dropout';
+
+/**
+ * Runs fn with each of these Dropout layers' seed set to `seeds[i]`, then restores their own.
+ * tfjs-layers 4.22: Dropout keeps its seed in a private `seed` field, read on every call() and passed
+ * to the mask's random draw; getConfig() reports it as `seed`.
+ */
+export function withDropoutSeedsSet<T>(
+  dropouts: readonly tf.layers.Layer[],
+  seeds: readonly string[],
+  fn: () => T,
+): T {
+  const own = dropouts.map((d) => d.getConfig()['seed']);
+  dropouts.forEach((d, i) => Object.assign(d, { seed: seeds[i] }));
+  try {
+    return fn();
+  } finally {
+    dropouts.forEach((d, i) => Object.assign(d, { seed: own[i] }));
+  }
+}
+
+/** The model's Dropout layers, in layer order. */
+export function dropoutLayers(model: tf.LayersModel): tf.layers.Layer[] {
+  return model.layers.filter(isDropout);
+}
+
+/**
+ * Sets a Dropout layer's rate (tests: 0 turns the layer into the identity). tfjs-layers 4.22: Dropout
+ * keeps its rate in a private `rate` field, read on every call(); 0 skips the mask.
+ */
+export function setDropoutRate(layer: tf.layers.Layer, rate: number): void {
+  if (!isDropout(layer)) throw new Error(`${layer.name} is not a Dropout layer.`);
+  Object.assign(layer, { rate });
+}
+
+/** tfjs-backend-webgpu 4.22's WebGPUBackend, told apart by the fields the lab reads. */
+const isWebGPU = (backend: tf.KernelBackend): backend is WebGPUBackend =>
+  'device' in backend && 'adapterInfo' in backend;
+
+/** tfjs 4.22's MathBackendWebGL, told apart by its GPGPUContext. */
+const isWebGL = (backend: tf.KernelBackend): backend is tf.MathBackendWebGL => 'gpgpu' in backend;
+
+/**
+ * The current backend when it is the one registered as `name` and has that backend's shape. The name
+ * is checked first, as tf.backend() would otherwise start a backend when none runs yet.
+ */
+function current<B extends tf.KernelBackend>(
+  name: 'webgpu' | 'webgl',
+  is: (backend: tf.KernelBackend) => backend is B,
+): B | null {
+  if (tf.getBackend() !== name) return null;
+  const backend = tf.backend();
+  return is(backend) ? backend : null;
+}
+
+/**
+ * The GPUDevice the WebGPU backend runs on, or null on other backends. tfjs-backend-webgpu 4.22:
+ * WebGPUBackend keeps it in its `device` field (public in its typings, not in tfjs' documented API).
+ */
+export function webgpuDevice(): WebGPUBackend['device'] | null {
+  return current('webgpu', isWebGPU)?.device ?? null;
+}
+
+/**
+ * The vendor and architecture the WebGPU adapter reported, or null on other backends.
+ * tfjs-backend-webgpu 4.22: WebGPUBackend.adapterInfo is an AdapterInfo holding both in private
+ * fields (undefined when the adapter gave no info); it keeps no description.
+ */
+export function webgpuAdapter(): { vendor?: string; architecture?: string } | null {
+  const info = current('webgpu', isWebGPU)?.adapterInfo;
+  return info ? { vendor: info['vendor'], architecture: info['architecture'] } : null;
+}
+
+/**
+ * The WebGL context the WebGL backend draws with, or null on other backends. tfjs 4.22:
+ * MathBackendWebGL keeps its GPGPUContext in `gpgpu`, whose `gl` is the context.
+ */
+export function webglContext(): tf.MathBackendWebGL['gpgpu']['gl'] | null {
+  return current('webgl', isWebGL)?.gpgpu.gl ?? null;
+}
