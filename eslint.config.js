@@ -3,18 +3,68 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const noUi = {
-  patterns: [
-    {
-      group: ['react', 'react-dom', 'react/*', 'recharts', 'zustand', 'zustand/*'],
-      message: 'core/ and ml/ hold no UI or store code.',
-    },
-    {
-      group: ['**/components/*', '**/charts/*', '**/store/*', '**/browser/*', '**/workers/*'],
-      message: 'core/ and ml/ may not import outer layers.',
-    },
-  ],
+// The layer table of ../shared/design/ARCHITECTURE.md, held by folder name so files can move freely
+// inside a layer. A glob such as `**/ml` matches every relative path into that folder at any depth
+// (`../ml/x`, `../../ml`), so each layer lists the layers it may not reach. src/main.tsx and
+// src/App.tsx wire everything together and are not restricted.
+const layers = ['core', 'ml', 'browser', 'workers', 'store', 'components', 'charts'];
+const packages = {
+  ui: ['react', 'react/*', 'react-dom', 'react-dom/*', 'recharts', 'recharts/*'],
+  store: ['zustand', 'zustand/*'],
+  tensors: ['@tensorflow/*', 'h5wasm', 'nsfwjs', 'nsfwjs/*'],
 };
+
+/** A no-restricted-imports rule that forbids the given layers and packages, with one reason each. */
+function forbid(name, { layers: outer = [], packages: pkgs = [], also = [] }) {
+  const patterns = [...also];
+  if (outer.length > 0) {
+    patterns.push({
+      group: outer.map((l) => `**/${l}`),
+      message: `${name} may not import ${outer.join(', ')}.`,
+    });
+  }
+  if (pkgs.length > 0) patterns.push({ group: pkgs, message: `${name} may not import this package.` });
+  return { 'no-restricted-imports': ['error', { patterns }] };
+}
+
+/** Every layer except the given ones. */
+const allBut = (...allowed) => layers.filter((l) => !allowed.includes(l));
+
+// ml/ also runs in the worker, so its production code may not reach for Node built-ins; its tests may.
+const noNodeBuiltins = {
+  group: ['node:*'],
+  message: 'ml/ runs in the worker too; Node modules only in tests.',
+};
+const tests = 'src/**/*.test.ts';
+// Globals that the worker's libs declare but Node (where ml/ is tested) lacks.
+const workerOnlyGlobals = [
+  'self',
+  'postMessage',
+  'importScripts',
+  'createImageBitmap',
+  'OffscreenCanvas',
+  'ImageBitmap',
+  'FileReader',
+  'indexedDB',
+  'navigator',
+  'location',
+];
+
+// Page and worker pixel types, banned from ml/ type positions. tfjs's copy of @webgpu/types declares
+// HTMLCanvasElement and HTMLVideoElement stubs, so tsconfig.ml.json alone lets those two through.
+const pixelTypes = [
+  'ImageBitmap',
+  'ImageData',
+  'OffscreenCanvas',
+  'HTMLCanvasElement',
+  'HTMLVideoElement',
+].map((name) => [name, 'ml/ has no DOM and runs in Node: take plain pixels (see ml/data/pipeline).']);
+
+/** core/ imports nothing outside core/: no other layer and no package (the regex lets relative paths through). */
+const coreImports = (regex, message) =>
+  forbid('core/', { layers: allBut('core'), also: [{ regex, message }] });
+const mlImports = (also) =>
+  forbid('ml/', { layers: allBut('core', 'ml'), packages: [...packages.ui, ...packages.store], also });
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'playwright-report', 'test-results', '.e2e-fixtures'] },
@@ -34,53 +84,64 @@ export default tseslint.config(
   },
   {
     files: ['src/core/**/*.ts'],
+    ignores: [tests],
     languageOptions: { globals: {} },
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...noUi.patterns,
-            { group: ['@tensorflow/*', '**/ml/*'], message: 'core/ is pure TypeScript.' },
-          ],
-        },
-      ],
-    },
+    rules: coreImports('^(?!\\.\\.?/)', 'core/ is pure TypeScript: it imports no package.'),
+  },
+  {
+    files: ['src/core/**/*.test.ts'],
+    languageOptions: { globals: {} },
+    rules: coreImports('^(?!\\.\\.?/|vitest$)', 'core/ tests import vitest and core/ only.'),
   },
   {
     files: ['src/ml/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', noUi] },
+    ignores: [tests],
+    rules: {
+      ...mlImports([noNodeBuiltins]),
+      // tsconfig.ml.json gives ml/ the worker's libs for fetch, URL, TextDecoder and performance.
+      'no-restricted-globals': [
+        'error',
+        ...workerOnlyGlobals.map((name) => ({
+          name,
+          message: 'ml/ runs in Node too: take it as a parameter.',
+        })),
+      ],
+      '@typescript-eslint/no-restricted-types': ['error', { types: Object.fromEntries(pixelTypes) }],
+    },
+  },
+  { files: ['src/ml/**/*.test.ts'], rules: mlImports([]) },
+  {
+    files: ['src/browser/**/*.ts'],
+    rules: forbid('browser/', {
+      layers: allBut('core', 'ml', 'browser'),
+      packages: [...packages.ui, ...packages.store],
+    }),
+  },
+  {
+    files: ['src/workers/**/*.ts'],
+    rules: forbid('workers/', { layers: ['components', 'charts'], packages: packages.ui }),
+  },
+  {
+    // The worker thread itself never sees the page's store; only the client (page side) updates it.
+    files: ['src/workers/**/*.worker.ts'],
+    rules: forbid('the training worker', {
+      layers: ['components', 'charts', 'store'],
+      packages: [...packages.ui, ...packages.store],
+      also: [{ group: ['**/client'], message: 'the worker does not import the page-side client.' }],
+    }),
   },
   {
     files: ['src/store/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['react', 'react-dom', '@tensorflow/*', '**/ml/*', '**/browser/*', '**/components/*'],
-              message: 'the store imports core only.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: forbid('store/', {
+      layers: allBut('core', 'store'),
+      packages: [...packages.ui, ...packages.tensors],
+    }),
   },
   {
     files: ['src/components/**/*.{ts,tsx}', 'src/charts/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@tensorflow/*', '**/ml/*'],
-              message: 'views never touch tensors; go through the store.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: forbid('views (components/, charts/)', {
+      layers: ['ml', 'browser', 'workers'],
+      packages: packages.tensors,
+    }),
   },
 );
