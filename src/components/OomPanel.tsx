@@ -2,7 +2,14 @@ import { formatBytes } from '../core/memory';
 import type { OomKind } from '../core/oom';
 import { oomMessage } from '../core/oom';
 import { planInput, planKeras, planTfjs, type Plan } from '../core/planner';
-import { ALLOCATION_ORDER, crossingCategory, rankRemedies, remediesFor } from '../core/remedies';
+import {
+  ALLOCATION_ORDER,
+  crossingCategory,
+  fixClaim,
+  rankRemedies,
+  remediesFor,
+  type RankedRemedy,
+} from '../core/remedies';
 import { commands } from '../store/commands';
 import { useLab } from './useLab';
 
@@ -39,7 +46,8 @@ export function OomPanel() {
   const plannable =
     spec !== null && phase !== null && spec.height === config.height && spec.width === config.width;
   const limit = Number.isFinite(oom.limit) ? oom.limit : Number.POSITIVE_INFINITY;
-  const ranked = plannable ? rankRemedies(remedies, spec, config, phase, limit) : null;
+  // Specs at other sizes (a lower-resolution fix) come from the engine; until then that fix says so.
+  const ranked = plannable ? rankRemedies(remedies, [spec], config, phase, limit) : null;
   const failing = plannable ? planTfjs(planInput(spec, config, phase)) : null;
   const crossed = failing && Number.isFinite(oom.limit) ? crossingCategory(failing, oom.limit) : null;
   return (
@@ -105,29 +113,15 @@ export function OomPanel() {
       <ol className="remedies" data-testid="remedies">
         {(
           ranked ??
-          remedies.map((remedy) => ({ remedy, predictedBytes: Number.NaN, fits: false, note: null }))
-        ).map(({ remedy: r, predictedBytes, fits, note }) => (
-          <li key={r.id} data-testid={`ranked-${r.id}`}>
-            <button
-              type="button"
-              data-testid={`remedy-${r.id}`}
-              onClick={() => void commands().applyRemedy(r)}
-            >
-              {r.title}
-            </button>
-            <small className="hint">
-              {r.why}{' '}
-              {ranked ? (
-                <span data-testid={`remedy-${r.id}-predicted`}>
-                  Step peak then {formatBytes(predictedBytes)}
-                  {Number.isFinite(limit) && (fits ? ', fits the limit' : ', still over the limit')}{' '}
-                  <span className="label-predicted">predicted · tfjs model{note ? `, ${note}` : ''}</span>
-                </span>
-              ) : (
-                <span className="label-predicted">not predicted: the model is being described again</span>
-              )}
-            </small>
-          </li>
+          remedies.map((remedy): RankedRemedy => ({
+            remedy,
+            config: { ...config, ...remedy.patch },
+            predictedBytes: null,
+            limit,
+            fits: null,
+          }))
+        ).map((r) => (
+          <RemedyItem key={r.remedy.id} ranked={r} />
         ))}
       </ol>
       {plannable && (
@@ -140,5 +134,39 @@ export function OomPanel() {
         </p>
       )}
     </section>
+  );
+}
+
+/** One fix: the button, why it helps, and the planner's peak for exactly the changed settings. */
+function RemedyItem({ ranked: r }: { ranked: RankedRemedy }) {
+  const { remedy, predictedBytes, fits, limit } = r;
+  const card = Number.isFinite(limit) ? formatBytes(limit) : null;
+  return (
+    <li data-testid={`ranked-${remedy.id}`} data-fits={fits === null ? 'unknown' : String(fits)}>
+      <button
+        type="button"
+        data-testid={`remedy-${remedy.id}`}
+        onClick={() => void commands().applyRemedy(remedy, fixClaim(r))}
+      >
+        {remedy.title}
+      </button>
+      <small className="hint">
+        {remedy.why}{' '}
+        {predictedBytes === null ? (
+          <span className="label-predicted" data-testid={`remedy-${remedy.id}-predicted`}>
+            not predicted yet: the planner needs the model described at {r.config.height}×{r.config.width}
+          </span>
+        ) : (
+          <span data-testid={`remedy-${remedy.id}-predicted`}>
+            Step peak then {formatBytes(predictedBytes)}
+            {card &&
+              (fits
+                ? `, fits the ${card} card`
+                : `, over the ${card} card by ${formatBytes(predictedBytes - limit)}`)}{' '}
+            <span className="label-predicted">predicted · tfjs model</span>
+          </span>
+        )}
+      </small>
+    </li>
   );
 }

@@ -2,8 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { OomDetails } from './oom';
 import type { LayerSpec, ModelSpec } from './modelSpec';
 import { planInput, planTfjs } from './planner';
-import { crossingCategory, rankRemedies, remediesFor } from './remedies';
+import {
+  applyRemedy,
+  crossingCategory,
+  fixClaim,
+  rankRemedies,
+  remediesFor,
+  specAt,
+  specsNeeded,
+} from './remedies';
 import { DEFAULT_TRAIN_CONFIG } from './settings';
+import type { TrainConfig } from './trainConfig';
 
 const oom: OomDetails = {
   kind: 'budget',
@@ -54,9 +63,24 @@ describe('remediesFor', () => {
     expect(r[4]!.patch).toEqual({ fineTune: { kind: 'last', n: 20 } });
     expect(r[4]!.title).toBe('Unfreeze fewer layers: 40 → the last 20');
     expect(r[5]!.patch).toEqual({ budgetBytes: 180e6 });
+    expect(r[5]!.title).toBe('Use a card twice as large: 90.0 MB → 180 MB');
   });
 
-  it('puts the trainable set first when the optimizer ran out, and offers nothing impossible', () => {
+  it('states the pixel share of the size it picks (48 → 40 is 69%, not "about 56%")', () => {
+    const r = remediesFor(oom, { ...config, height: 48, width: 48 }, 'fine-tune', names);
+    const size = r.find((x) => x.id === 'lower-resolution')!;
+    expect(size.patch).toEqual({ height: 40, width: 40 });
+    expect(size.why).toContain('40×40 has 69% of the pixels of 48×48');
+  });
+
+  it('names uneven micro-batches as the trainer splits them', () => {
+    const r = remediesFor(oom, { ...config, batchSize: 15 }, 'fine-tune', names);
+    expect(r.find((x) => x.id === 'accumulate')?.title).toBe(
+      'Accumulate gradients: 2 micro-batches of 8 or 7',
+    );
+  });
+
+  it('puts the trainable set first when the optimizer ran out, and offers nothing that changes nothing', () => {
     const r = remediesFor(
       { ...oom, phase: 'optimizer', kind: 'device-oom' },
       { ...config, batchSize: 1 },
@@ -69,6 +93,8 @@ describe('remediesFor', () => {
     expect(frozen).not.toContain('outside-tape');
     const taped = { ...config, techniques: { ...config.techniques, backboneOutsideTape: false } };
     expect(remediesFor(oom, taped, 'frozen', names)[0]!.id).toBe('outside-tape');
+    const smallest = { ...config, height: 8, width: 8 };
+    expect(remediesFor(oom, smallest, 'fine-tune', names).map((x) => x.id)).not.toContain('lower-resolution');
   });
 
   it('counts the trainable set on the model: all layers chosen, a set of one, or more than the model has', () => {
@@ -82,83 +108,143 @@ describe('remediesFor', () => {
   });
 });
 
-describe('ranking remedies with the planner', () => {
-  const layer = (
-    name: string,
-    kind: LayerSpec['kind'],
-    out: number[],
-    extra: Partial<LayerSpec> = {},
-  ): LayerSpec => ({
+/**
+ * A small EfficientNet-like model described at any input size: a stride-1 'same' stem and two blocks
+ * of the same kind, then global pooling and a dense head, so its shapes at h×w are exact.
+ */
+function toySpec(h: number, w: number): ModelSpec {
+  const layer = (name: string, kind: LayerSpec['kind'], input: string | null, out: number[], extra = {}) => ({
     name,
     className: kind,
     kind,
-    inputs: [],
-    inputShapes: [],
+    inputs: input ? [input] : [],
+    inputShapes: input ? [[h, w, 16]] : [],
     outputShape: out,
     trainableWeightSizes: [],
     fixedWeightSizes: [],
     macs: 0,
     ...extra,
   });
-  const spec: ModelSpec = {
+  const map = [h, w, 16];
+  return {
     name: 'toy',
-    height: 64,
-    width: 64,
-    backboneLayerCount: 3,
+    height: h,
+    width: w,
+    backboneLayerCount: 6,
     layers: [
-      layer('input', 'input', [64, 64, 3]),
-      layer('stem_conv', 'conv2d', [64, 64, 32], {
-        inputs: ['input'],
-        inputShapes: [[64, 64, 3]],
-        trainableWeightSizes: [3 * 3 * 3 * 32],
-      }),
-      layer('stem_activation', 'activation', [64, 64, 32], {
-        activation: 'swish',
-        inputs: ['stem_conv'],
-        inputShapes: [[64, 64, 32]],
-      }),
-      layer('avg_pool', 'globalAveragePooling2d', [32], {
-        inputs: ['stem_activation'],
-        inputShapes: [[64, 64, 32]],
-      }),
-      layer('predictions', 'dense', [3], {
-        activation: 'softmax',
-        inputs: ['avg_pool'],
-        inputShapes: [[32]],
-        trainableWeightSizes: [96, 3],
-      }),
+      layer('input', 'input', null, [h, w, 3]),
+      {
+        ...layer('stem_conv', 'conv2d', 'input', map, { trainableWeightSizes: [3 * 3 * 3 * 16] }),
+        inputShapes: [[h, w, 3]],
+      },
+      layer('stem_activation', 'activation', 'stem_conv', map, { activation: 'swish' }),
+      layer('block1a_conv', 'conv2d', 'stem_activation', map, { trainableWeightSizes: [16 * 16] }),
+      layer('block1a_activation', 'activation', 'block1a_conv', map, { activation: 'swish' }),
+      layer('block2a_conv', 'conv2d', 'block1a_activation', map, { trainableWeightSizes: [16 * 16] }),
+      layer('avg_pool', 'globalAveragePooling2d', 'block2a_conv', [16]),
+      {
+        ...layer('predictions', 'dense', 'avg_pool', [3], {
+          activation: 'softmax',
+          trainableWeightSizes: [48, 3],
+        }),
+        inputShapes: [[16]],
+      },
     ],
   };
-  const toyConfig = {
+}
+
+describe('ranking remedies with the planner', () => {
+  const toyConfig: TrainConfig = {
     ...config,
-    height: 64,
-    width: 64,
+    height: 48,
+    width: 48,
     batchSize: 16,
-    fineTune: { kind: 'last', n: 10 } as const,
+    fineTune: { kind: 'all' },
     prefetch: 0,
   };
+  const peak = (c: TrainConfig, phase: 'frozen' | 'fine-tune') =>
+    planTfjs(planInput(toySpec(c.height, c.width), c, phase)).peakBytes;
 
-  it('predicts each fix, puts those that fit first, and names the category that crossed', () => {
-    const plan = planTfjs(planInput(spec, toyConfig, 'fine-tune'));
-    const limit = plan.peakBytes * 0.7;
+  it('states, for every fix kind, the planner peak of exactly the changed configuration', () => {
+    const fineTune = { phase: 'fine-tune' as const, c: toyConfig };
+    const frozen = {
+      phase: 'frozen' as const,
+      c: { ...toyConfig, techniques: { ...toyConfig.techniques, backboneOutsideTape: false } },
+    };
+    const seen = new Set<string>();
+    for (const { phase, c } of [fineTune, frozen]) {
+      const remedies = remediesFor(oom, c, phase, toySpec(48, 48));
+      const specs = [toySpec(48, 48), ...specsNeeded(remedies, c).map((s) => toySpec(s.height, s.width))];
+      const limit = peak(c, phase) * 0.7;
+      for (const r of rankRemedies(remedies, specs, c, phase, limit)) {
+        seen.add(r.remedy.id);
+        expect(r.config).toEqual(applyRemedy(c, r.remedy));
+        expect(r.predictedBytes).toBe(peak(r.config, phase));
+        expect(r.limit).toBe(r.config.budgetBytes === c.budgetBytes ? limit : r.config.budgetBytes);
+        expect(r.fits).toBe(r.predictedBytes! <= r.limit);
+      }
+    }
+    expect([...seen].sort()).toEqual([
+      'accumulate',
+      'bigger-card',
+      'checkpoint',
+      'fewer-layers',
+      'halve-batch',
+      'lower-resolution',
+      'outside-tape',
+    ]);
+  });
+
+  it('judges a bigger card against the new card, not the old one', () => {
+    const c = { ...toyConfig, budgetBytes: peak(toyConfig, 'fine-tune') * 0.8 };
     const ranked = rankRemedies(
-      remediesFor(oom, toyConfig, 'fine-tune', spec),
-      spec,
-      toyConfig,
+      remediesFor(oom, c, 'fine-tune', toySpec(48, 48)),
+      [toySpec(48, 48)],
+      c,
       'fine-tune',
-      limit,
+      c.budgetBytes,
     );
-    expect(ranked.length).toBeGreaterThan(2);
-    const firstMiss = ranked.findIndex((r) => !r.fits);
-    if (firstMiss >= 0) expect(ranked.slice(firstMiss).every((r) => !r.fits)).toBe(true);
-    for (const r of ranked) expect(r.predictedBytes).toBeLessThan(plan.peakBytes * 1.01);
-    const halve = ranked.find((r) => r.remedy.id === 'halve-batch')!;
-    expect(halve.predictedBytes).toBeLessThan(plan.peakBytes);
-    expect(halve.note).toBeNull();
-    expect(ranked.find((r) => r.remedy.id === 'lower-resolution')?.note).toBe(
-      'activations scaled by the pixel count',
-    );
-    expect(crossingCategory(plan, limit)).not.toBeNull();
+    const card = ranked.find((r) => r.remedy.id === 'bigger-card')!;
+    expect(card.limit).toBe(c.budgetBytes * 2);
+    expect(card.predictedBytes).toBe(peak(toyConfig, 'fine-tune'));
+    expect(card.fits).toBe(true);
+    expect(fixClaim(card)).toEqual({
+      predictedBytes: card.predictedBytes,
+      fits: true,
+      limit: c.budgetBytes * 2,
+    });
+  });
+
+  it('waits for the model at a new size instead of guessing, and ranks fits first', () => {
+    const limit = peak(toyConfig, 'fine-tune') * 0.7;
+    const remedies = remediesFor(oom, toyConfig, 'fine-tune', toySpec(48, 48));
+    expect(specsNeeded(remedies, toyConfig)).toEqual([{ height: 40, width: 40 }]);
+    const ranked = rankRemedies(remedies, [toySpec(48, 48)], toyConfig, 'fine-tune', limit);
+    const size = ranked.find((r) => r.remedy.id === 'lower-resolution')!;
+    expect(size.predictedBytes).toBeNull();
+    expect(size.fits).toBeNull();
+    expect(fixClaim(size)).toBeUndefined();
+    expect(ranked[ranked.length - 1]).toBe(size);
+    const order = ranked.map((r) => (r.fits === null ? 2 : r.fits ? 0 : 1));
+    expect(order).toEqual([...order].sort());
+    expect(specAt([toySpec(40, 40)], { height: 40, width: 40 })?.height).toBe(40);
+  });
+
+  it('drops a fix the planner sees no change in', () => {
+    const c = { ...toyConfig, fineTune: { kind: 'last' as const, n: 5 } };
+    const same = {
+      id: 'same',
+      title: 'Unfreeze the last 1000',
+      why: '',
+      patch: { fineTune: { kind: 'last' as const, n: 1000 } },
+    };
+    const ranked = rankRemedies([same], [toySpec(48, 48)], c, 'fine-tune', 1);
+    expect(ranked).toEqual([]);
+  });
+
+  it('names the category that crossed', () => {
+    const plan = planTfjs(planInput(toySpec(48, 48), toyConfig, 'fine-tune'));
+    expect(crossingCategory(plan, plan.peakBytes * 0.7)).not.toBeNull();
     expect(crossingCategory(plan, plan.peakBytes)).toBeNull();
     expect(crossingCategory(plan, 1)).toBe('weights');
   });

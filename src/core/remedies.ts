@@ -1,15 +1,16 @@
 import type { LayerNames } from './layerTable';
+import { formatBytes } from './memory';
 import type { ModelSpec } from './modelSpec';
 import { fineTunedBackbone } from './trainable';
 import type { OomDetails } from './oom';
-import { planInput, planTfjs, type Plan } from './planner';
+import { microBatchSizes, planInput, planTfjs, type Plan } from './planner';
 import type { TrainConfig, TrainingPhase } from './trainConfig';
 
 /** One fix the user can apply with a click. */
 export interface Remedy {
   /** Stable id for tests and keys. */ id: string;
   /** Short imperative title, with the concrete change. */ title: string;
-  /** Why it helps, in one or two plain sentences. */ why: string;
+  /** Why it helps, in one or two plain sentences (facts of the settings, never a prediction). */ why: string;
   /** The settings it changes. */ patch: Partial<TrainConfig>;
 }
 
@@ -18,126 +19,208 @@ function shrinkSide(side: number): number {
   return Math.max(8, Math.round((side * 0.75) / 8) * 8);
 }
 
+/** Micro-batch sizes in words: "8" when equal, "8 or 7" when the batch does not split evenly. */
+function microWords(batch: number, steps: number): string {
+  const sizes = [...new Set(microBatchSizes(batch, steps))];
+  return sizes.join(' or ');
+}
+
+function halveBatch(config: TrainConfig): Remedy | null {
+  if (config.batchSize <= 1) return null;
+  const batchSize = Math.max(1, Math.floor(config.batchSize / 2));
+  return {
+    id: 'halve-batch',
+    title: `Halve the batch: ${config.batchSize} → ${batchSize}`,
+    why: 'Every activation kept for the backward pass holds one slice per image, so they shrink with the batch. Set on the data set, where it takes effect.',
+    patch: { batchSize },
+  };
+}
+
+function lowerResolution(config: TrainConfig): Remedy | null {
+  const height = shrinkSide(config.height);
+  const width = shrinkSide(config.width);
+  if (height === config.height && width === config.width) return null;
+  const share = Math.round(((height * width) / (config.height * config.width)) * 100);
+  return {
+    id: 'lower-resolution',
+    title: `Lower the input size: ${config.height}×${config.width} → ${height}×${width}`,
+    why: `Activation maps scale with height × width: ${height}×${width} has ${share}% of the pixels of ${config.height}×${config.width}.`,
+    patch: { height, width },
+  };
+}
+
+/** Counted on the model itself, so the fix always unfreezes fewer layers than the set that failed. */
+function fewerLayers(
+  config: TrainConfig,
+  phase: TrainingPhase | null,
+  spec: LayerNames | null,
+): Remedy | null {
+  const unfrozen = spec && phase === 'fine-tune' ? fineTunedBackbone(spec, config.fineTune).length : 0;
+  if (unfrozen <= 1) return null;
+  const n = Math.floor(unfrozen / 2);
+  return {
+    id: 'fewer-layers',
+    title: `Unfreeze fewer layers: ${unfrozen} → the last ${n}`,
+    why: 'Each trainable weight needs a gradient and two Adam slots. In tfjs the frozen layers still keep their activations on the tape, so this saves less than in Keras.',
+    patch: { fineTune: { kind: 'last', n } },
+  };
+}
+
+function accumulate(config: TrainConfig): Remedy | null {
+  const t = config.techniques;
+  const steps = t.accumulationSteps * 2;
+  if (steps > config.batchSize) return null;
+  return {
+    id: 'accumulate',
+    title: `Accumulate gradients: ${steps} micro-batches of ${microWords(config.batchSize, steps)}`,
+    why: 'The optimizer still sees the whole batch of images, but activations are held for one micro-batch at a time.',
+    patch: { techniques: { ...t, accumulationSteps: steps } },
+  };
+}
+
+function checkpoint(config: TrainConfig, phase: TrainingPhase | null): Remedy | null {
+  const t = config.techniques;
+  if (phase !== 'fine-tune' || t.checkpointing !== 'off') return null;
+  return {
+    id: 'checkpoint',
+    title: 'Checkpoint gradients per block',
+    why: 'Keeps only block boundaries in the forward pass and recomputes each block in backward: one more forward pass for most of the activations.',
+    patch: { techniques: { ...t, checkpointing: 'blocks' } },
+  };
+}
+
+function outsideTape(config: TrainConfig, phase: TrainingPhase | null): Remedy | null {
+  const t = config.techniques;
+  if (phase !== 'frozen' || t.backboneOutsideTape) return null;
+  return {
+    id: 'outside-tape',
+    title: 'Run the frozen backbone outside the gradient tape',
+    why: 'tfjs keeps every taped activation until backprop ends, frozen layers too; outside the tape they are freed as soon as they are used.',
+    patch: { techniques: { ...t, backboneOutsideTape: true } },
+  };
+}
+
+function biggerCard(oom: OomDetails, config: TrainConfig): Remedy | null {
+  if (oom.kind !== 'budget' || config.budgetBytes === null) return null;
+  const budgetBytes = config.budgetBytes * 2;
+  return {
+    id: 'bigger-card',
+    title: `Use a card twice as large: ${formatBytes(config.budgetBytes)} → ${formatBytes(budgetBytes)}`,
+    why: 'Only possible on a simulated card; on a real one this means different hardware.',
+    patch: { budgetBytes },
+  };
+}
+
 /**
  * Fixes for a run that ran out of memory, most effective first for where it failed. Activations
  * (forward and backward) scale with batch × height × width, so those come first; gradients and Adam
- * slots scale with the trainable set. `rankRemedies` adds the planner's prediction for each.
+ * slots scale with the trainable set. Each one changes a setting; `rankRemedies` adds the planner's
+ * prediction for exactly the changed settings, and drops those the planner sees no change in.
  */
 export function remediesFor(
   oom: OomDetails,
   config: TrainConfig,
-  phase: 'frozen' | 'fine-tune' | null,
+  phase: TrainingPhase | null,
   /** The model's layers, to count the trainable set; null when not described yet. */
   spec: LayerNames | null,
 ): Remedy[] {
-  const out: Remedy[] = [];
   const activations = oom.phase === 'forward' || oom.phase === 'backward' || oom.phase === 'input';
-  const smallerBatch: Remedy | null =
-    config.batchSize > 1
-      ? {
-          id: 'halve-batch',
-          title: `Halve the batch: ${config.batchSize} → ${Math.max(1, Math.floor(config.batchSize / 2))}`,
-          why: 'Every activation kept for the backward pass holds one slice per image, so they shrink with the batch. Set on the data set, where it takes effect.',
-          patch: { batchSize: Math.max(1, Math.floor(config.batchSize / 2)) },
-        }
-      : null;
-  const lowerResolution: Remedy | null =
-    config.height > 8 || config.width > 8
-      ? {
-          id: 'lower-resolution',
-          title: `Lower the input size: ${config.height}×${config.width} → ${shrinkSide(config.height)}×${shrinkSide(config.width)}`,
-          why: 'Activation maps scale with height × width: three quarters of each side is about 56% of the pixels.',
-          patch: { height: shrinkSide(config.height), width: shrinkSide(config.width) },
-        }
-      : null;
-  // Counted on the model itself, so the fix always unfreezes fewer layers than the set that failed.
-  const unfrozen = spec && phase === 'fine-tune' ? fineTunedBackbone(spec, config.fineTune).length : 0;
-  const fewerLayers: Remedy | null =
-    unfrozen > 1
-      ? {
-          id: 'fewer-layers',
-          title: `Unfreeze fewer layers: ${unfrozen} → the last ${Math.floor(unfrozen / 2)}`,
-          why: 'Each trainable weight needs a gradient and two Adam slots. In tfjs the frozen layers still keep their activations on the tape, so this saves less than in Keras.',
-          patch: { fineTune: { kind: 'last', n: Math.floor(unfrozen / 2) } },
-        }
-      : null;
-  const t = config.techniques;
-  const accumulate: Remedy | null =
-    t.accumulationSteps * 2 <= config.batchSize
-      ? {
-          id: 'accumulate',
-          title: `Accumulate gradients: ${t.accumulationSteps * 2} micro-batches of ${Math.ceil(config.batchSize / (t.accumulationSteps * 2))}`,
-          why: 'The optimizer still sees the whole batch of images, but activations are held for one micro-batch at a time.',
-          patch: { techniques: { ...t, accumulationSteps: t.accumulationSteps * 2 } },
-        }
-      : null;
-  const checkpoint: Remedy | null =
-    phase === 'fine-tune' && t.checkpointing === 'off'
-      ? {
-          id: 'checkpoint',
-          title: 'Checkpoint gradients per block',
-          why: 'Keeps only block boundaries in the forward pass and recomputes each block in backward: one more forward pass for most of the activations.',
-          patch: { techniques: { ...t, checkpointing: 'blocks' } },
-        }
-      : null;
-  const outsideTape: Remedy | null =
-    phase === 'frozen' && !t.backboneOutsideTape
-      ? {
-          id: 'outside-tape',
-          title: 'Run the frozen backbone outside the gradient tape',
-          why: 'tfjs keeps every taped activation until backprop ends, frozen layers too; outside the tape they are freed as soon as they are used.',
-          patch: { techniques: { ...t, backboneOutsideTape: true } },
-        }
-      : null;
+  const tape = outsideTape(config, phase);
+  const batch = halveBatch(config);
+  const micro = accumulate(config);
+  const blocks = checkpoint(config, phase);
+  const size = lowerResolution(config);
+  const layers = fewerLayers(config, phase, spec);
   const ordered = activations
-    ? [outsideTape, smallerBatch, accumulate, checkpoint, lowerResolution, fewerLayers]
-    : [fewerLayers, outsideTape, smallerBatch, accumulate, checkpoint, lowerResolution];
-  for (const r of ordered) if (r) out.push(r);
-  if (oom.kind === 'budget' && config.budgetBytes !== null) {
-    out.push({
-      id: 'bigger-card',
-      title: `Use a card twice as large: ${(config.budgetBytes / 1e6).toFixed(0)} MB → ${((config.budgetBytes * 2) / 1e6).toFixed(0)} MB`,
-      why: 'Only possible on a simulated card; on a real one this means different hardware.',
-      patch: { budgetBytes: config.budgetBytes * 2 },
-    });
+    ? [tape, batch, micro, blocks, size, layers]
+    : [layers, tape, batch, micro, blocks, size];
+  return [...ordered, biggerCard(oom, config)].filter((r): r is Remedy => r !== null);
+}
+
+/** The configuration a remedy leads to. */
+export function applyRemedy(config: TrainConfig, remedy: Remedy): TrainConfig {
+  return { ...config, ...remedy.patch };
+}
+
+/** The input sizes the remedies need a model description at, besides the current one. */
+export function specsNeeded(
+  remedies: readonly Remedy[],
+  config: TrainConfig,
+): { height: number; width: number }[] {
+  const sizes = new Map<string, { height: number; width: number }>();
+  for (const r of remedies) {
+    const { height, width } = applyRemedy(config, r);
+    if (height !== config.height || width !== config.width)
+      sizes.set(`${height}×${width}`, { height, width });
   }
-  return out;
+  return [...sizes.values()];
 }
 
 /** A remedy with the planner's peak for the phase that failed, once applied. */
 export interface RankedRemedy {
   remedy: Remedy;
-  /** Predicted peak of one step of the failing phase with the remedy applied (tfjs model). */
-  predictedBytes: number;
-  /** Whether the prediction is under the limit. */ fits: boolean;
-  /** How the prediction was made, when not directly from the planner. */ note: string | null;
+  /** The settings with the remedy applied: what the prediction is for. */ config: TrainConfig;
+  /**
+   * The planner's peak of one step of the failing phase for exactly those settings (tfjs model); null
+   * until the model is described at the remedy's input size.
+   */
+  predictedBytes: number | null;
+  /** The card after the remedy (a bigger card changes it), bytes; Infinity without one. */ limit: number;
+  /** Whether the prediction is under that card; null when not predicted yet. */ fits: boolean | null;
+}
+
+/** The description of the model at a configuration's input size, among those at hand. */
+export function specAt(
+  specs: readonly ModelSpec[],
+  c: Pick<TrainConfig, 'height' | 'width'>,
+): ModelSpec | null {
+  return specs.find((s) => s.height === c.height && s.width === c.width) ?? null;
 }
 
 /**
- * The remedies ranked by the planner: those predicted to fit first, then by predicted peak. `spec`
- * describes the model at the current resolution; a remedy that changes the resolution is predicted by
- * scaling the activation and input bytes with the pixel count (convolutions scale with H × W).
+ * The remedies, each predicted by running the planner on the changed configuration (at a changed input
+ * size with the model described at that size, from `specs`), ranked: predicted to fit first, then by
+ * predicted peak, unpredicted last. A remedy whose prediction and card equal the failing step's changes
+ * nothing the planner can see, and is not offered.
  */
 export function rankRemedies(
   remedies: readonly Remedy[],
-  spec: ModelSpec,
+  specs: readonly ModelSpec[],
   config: TrainConfig,
   phase: TrainingPhase,
   limit: number,
 ): RankedRemedy[] {
-  const ranked = remedies.map((remedy) => {
-    const c = { ...config, ...remedy.patch };
-    const plan = planTfjs(planInput(spec, c, phase));
-    const area = (c.height * c.width) / (config.height * config.width);
-    const scaled = area !== 1;
-    const k = plan.categories;
-    const predictedBytes = scaled
-      ? k.weights + k.gradients + k.optimizer + area * (k.input + k.savedActivations + k.transient)
-      : plan.peakBytes;
-    const note = scaled ? 'activations scaled by the pixel count' : null;
-    return { remedy, predictedBytes, fits: predictedBytes <= limit, note };
+  const current = specAt(specs, config);
+  const failing = current ? planTfjs(planInput(current, config, phase)).peakBytes : null;
+  const ranked = remedies.map((remedy): RankedRemedy => {
+    const c = applyRemedy(config, remedy);
+    const spec = specAt(specs, c);
+    const after = remedy.patch.budgetBytes ?? limit;
+    if (!spec) return { remedy, config: c, predictedBytes: null, limit: after, fits: null };
+    const predictedBytes = planTfjs(planInput(spec, c, phase)).peakBytes;
+    return { remedy, config: c, predictedBytes, limit: after, fits: predictedBytes <= after };
   });
-  return ranked.sort((a, b) => Number(b.fits) - Number(a.fits) || a.predictedBytes - b.predictedBytes);
+  const rank = (r: RankedRemedy) => (r.fits === null ? 2 : r.fits ? 0 : 1);
+  return ranked
+    .filter((r) => !(r.predictedBytes === failing && r.limit === limit))
+    .sort(
+      (a, b) =>
+        rank(a) - rank(b) ||
+        (a.predictedBytes ?? Number.POSITIVE_INFINITY) - (b.predictedBytes ?? Number.POSITIVE_INFINITY),
+    );
+}
+
+/** What the planner claimed for a fix when it was applied, to show beside the measured outcome. */
+export interface FixClaim {
+  /** The planner's peak for one step of the failing phase with the fix. */ predictedBytes: number;
+  /** Whether that peak is under the card after the fix. */ fits: boolean;
+  /** That card, bytes (Infinity without one). */ limit: number;
+}
+
+/** The claim a predicted remedy makes, or undefined for one not predicted yet. */
+export function fixClaim(ranked: RankedRemedy): FixClaim | undefined {
+  if (ranked.predictedBytes === null || ranked.fits === null) return undefined;
+  return { predictedBytes: ranked.predictedBytes, fits: ranked.fits, limit: ranked.limit };
 }
 
 /** The planner's categories in the order a training step brings them alive. */
