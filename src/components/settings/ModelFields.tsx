@@ -1,0 +1,72 @@
+import { chooseModel } from '../../core/modelDefaults';
+import { MODEL_CATALOG, isModelId } from '../../core/models';
+import { updateConfig } from '../../store/store';
+import { NumberField } from '../Field';
+import { useLab } from '../useLab';
+import { WeightsField } from '../WeightsField';
+import { LockedFieldset } from './LockedFieldset';
+
+const NOTES: Partial<Record<string, string>> = {
+  tiny: 'B0 topology at ¼ width and depth; for slow devices and tests',
+  mobilenetv2: 'pretrained weights ship with the lab',
+  'v2-l': "the seed's model",
+};
+
+/** The architecture (choosing one sets its default input size), its weights, the input and batch sizes. */
+export function ModelFields() {
+  const model = useLab((s) => s.config.model);
+  const weights = useLab((s) => s.config.weights);
+  const height = useLab((s) => s.config.height);
+  const width = useLab((s) => s.config.width);
+  const batchSize = useLab((s) => s.config.batchSize);
+  return (
+    <LockedFieldset legend="Model">
+      <div className="field">
+        <label htmlFor="model-select">Architecture</label>
+        <select
+          id="model-select"
+          data-testid="model-select"
+          value={model}
+          onChange={(e) => {
+            if (isModelId(e.target.value)) updateConfig(chooseModel({ weights }, e.target.value));
+          }}
+        >
+          {MODEL_CATALOG.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.displayName} (Keras default {m.defaultSize}×{m.defaultSize}
+              {NOTES[m.id] ? `; ${NOTES[m.id]}` : ''})
+            </option>
+          ))}
+        </select>
+      </div>
+      <WeightsField />
+      <div className="row">
+        <NumberField
+          label="Input height"
+          testId="height"
+          value={height}
+          min={8}
+          max={2048}
+          onChange={(height) => updateConfig({ height })}
+        />
+        <NumberField
+          label="Input width"
+          testId="width"
+          value={width}
+          min={8}
+          max={2048}
+          onChange={(width) => updateConfig({ width })}
+        />
+        <NumberField
+          label="Batch size"
+          testId="batch-size"
+          value={batchSize}
+          min={1}
+          max={1024}
+          onChange={(batchSize) => updateConfig({ batchSize })}
+          hint="Set on the data set itself, where it takes effect."
+        />
+      </div>
+    </LockedFieldset>
+  );
+}

@@ -1,0 +1,92 @@
+import { trainableLabel } from '../../core/trainable';
+import { updateConfig } from '../../store/store';
+import { NumberField } from '../Field';
+import { useLab } from '../useLab';
+import { LockedFieldset } from './LockedFieldset';
+
+/** Epochs and learning rates of both phases, what fine-tuning unfreezes, EarlyStopping and prefetch. */
+export function PhaseFields() {
+  const frozenEpochs = useLab((s) => s.config.frozenEpochs);
+  const frozenLearningRate = useLab((s) => s.config.frozenLearningRate);
+  const patience = useLab((s) => s.config.patience);
+  const prefetch = useLab((s) => s.config.prefetch);
+  return (
+    <LockedFieldset legend="Phases">
+      <div className="row">
+        <NumberField
+          label="Frozen epochs"
+          testId="frozen-epochs"
+          value={frozenEpochs}
+          min={0}
+          onChange={(frozenEpochs) => updateConfig({ frozenEpochs })}
+        />
+        <NumberField
+          label="Frozen learning rate"
+          value={frozenLearningRate}
+          step="any"
+          onChange={(frozenLearningRate) => updateConfig({ frozenLearningRate })}
+        />
+      </div>
+      <FineTuneFields />
+      <div className="row">
+        <NumberField
+          label="EarlyStopping patience"
+          value={patience}
+          min={1}
+          onChange={(patience) => updateConfig({ patience })}
+        />
+        <NumberField
+          label="Prefetch (batches)"
+          testId="prefetch"
+          value={prefetch}
+          min={0}
+          max={16}
+          onChange={(prefetch) => updateConfig({ prefetch })}
+        />
+      </div>
+    </LockedFieldset>
+  );
+}
+
+/**
+ * Phase 2: epochs, learning rate and the "last N" shortcut. The layer explorer holds the one trainable
+ * set; typing N here rewrites it, and any other rule chosen there is named below instead of a number.
+ */
+function FineTuneFields() {
+  const fineTuneEpochs = useLab((s) => s.config.fineTuneEpochs);
+  const fineTuneLearningRate = useLab((s) => s.config.fineTuneLearningRate);
+  const fineTune = useLab((s) => s.config.fineTune);
+  return (
+    <>
+      <div className="row">
+        <NumberField
+          label="Fine-tune epochs"
+          testId="fine-tune-epochs"
+          value={fineTuneEpochs}
+          min={0}
+          onChange={(fineTuneEpochs) => updateConfig({ fineTuneEpochs })}
+        />
+        <NumberField
+          label="Fine-tune learning rate"
+          value={fineTuneLearningRate}
+          step="any"
+          onChange={(fineTuneLearningRate) => updateConfig({ fineTuneLearningRate })}
+        />
+        <NumberField
+          label="Unfreeze last N layers"
+          testId="unfreeze-last-n"
+          value={fineTune.kind === 'last' ? fineTune.n : Number.NaN}
+          min={0}
+          onChange={(n) => updateConfig({ fineTune: { kind: 'last', n } })}
+          hint="A shortcut: counted back from the backbone's last layer; frozen BatchNorm layers run in inference mode."
+        />
+      </div>
+      {fineTune.kind !== 'last' && (
+        <p className="hint" data-testid="explorer-choice">
+          Fine-tuning trains {trainableLabel(fineTune)} of the backbone (plus the head), as set in the layer
+          explorer. Type a number above to unfreeze the last N instead.
+        </p>
+      )}
+    </>
+  );
+}

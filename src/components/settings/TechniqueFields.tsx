@@ -1,0 +1,88 @@
+import { augmentIsOff, NO_AUGMENT } from '../../core/config';
+import { featureCache } from '../../core/techniques';
+import { updateConfig } from '../../store/store';
+import { CheckboxField, NumberField } from '../Field';
+import { useLab } from '../useLab';
+import { LockedFieldset } from './LockedFieldset';
+
+/** The memory-saving techniques: outside the tape, the feature cache, accumulation, checkpointing. */
+export function TechniqueFields() {
+  const t = useLab((s) => s.config.techniques);
+  return (
+    <LockedFieldset legend="Memory-saving techniques" testId="techniques">
+      <div className="row">
+        <CheckboxField
+          label="Frozen phase: backbone outside the gradient tape"
+          testId="technique-outside-tape"
+          checked={t.backboneOutsideTape}
+          onChange={(on) => updateConfig({ techniques: { ...t, backboneOutsideTape: on } })}
+          hint="tfjs keeps every taped activation until backprop ends, frozen layers too; outside the tape they are freed as soon as they are used."
+        />
+        <CacheFeaturesField />
+        <NumberField
+          label="Gradient accumulation (micro-batches per batch)"
+          testId="technique-accumulation"
+          value={t.accumulationSteps}
+          min={1}
+          max={64}
+          onChange={(accumulationSteps) => updateConfig({ techniques: { ...t, accumulationSteps } })}
+          hint="k micro-batches, one update: the optimizer sees the whole batch, activations are one micro-batch's. Trainable BatchNorm normalises each micro-batch with its own statistics."
+        />
+        <div className="field">
+          <label htmlFor="checkpointing-select">Gradient checkpointing</label>
+          <select
+            id="checkpointing-select"
+            data-testid="technique-checkpointing"
+            value={t.checkpointing}
+            onChange={(e) =>
+              updateConfig({
+                techniques: { ...t, checkpointing: e.target.value === 'blocks' ? 'blocks' : 'off' },
+              })
+            }
+          >
+            <option value="off">off</option>
+            <option value="blocks">per block: keep block boundaries, recompute in backward</option>
+          </select>
+          <small className="hint">
+            Trades a second forward pass per block for the activations inside blocks.
+          </small>
+        </div>
+      </div>
+    </LockedFieldset>
+  );
+}
+
+/** The feature cache, with whether this configuration can use it and a way to lift what blocks it. */
+function CacheFeaturesField() {
+  const config = useLab((s) => s.config);
+  const t = config.techniques;
+  const cache = featureCache(config);
+  return (
+    <div className="field">
+      <label>
+        <input
+          type="checkbox"
+          data-testid="technique-cache-features"
+          checked={t.cacheFeatures}
+          onChange={(e) => updateConfig({ techniques: { ...t, cacheFeatures: e.target.checked } })}
+        />{' '}
+        Frozen phase: cache backbone features
+      </label>
+      <small className="hint" data-testid="technique-cache-status">
+        {cache.on ? 'On' : 'Not used'}: {cache.why}.
+        {!augmentIsOff(config.augment) && (
+          <>
+            {' '}
+            <button
+              type="button"
+              data-testid="augment-off"
+              onClick={() => updateConfig({ augment: NO_AUGMENT })}
+            >
+              Turn augmentation off
+            </button>
+          </>
+        )}
+      </small>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { useId } from 'react';
+import { SWEEP_FIELD_LABELS, type SweepGrid, type SweepProblem } from '../../core/sweep';
+import type { GridEditor as Editor, ListKey } from './useGridEditor';
+
+interface GridEditorProps {
+  grid: SweepGrid;
+  editor: Editor;
+  /** A sweep or a search is running: the grid it reads cannot change. */ disabled: boolean;
+}
+
+/** The grid: batch sizes, input sizes and trainable presets, with the problems that stop it running. */
+export function GridEditor({ grid, editor, disabled }: GridEditorProps) {
+  const { problems } = editor;
+  return (
+    <fieldset disabled={disabled}>
+      <legend>Grid</legend>
+      <div className="row">
+        <ListField field="batches" hint="comma-separated, e.g. 4, 8, 16, 32" editor={editor} />
+        <ListField field="sizes" hint="square, in pixels, multiples of 8" editor={editor} />
+      </div>
+      <fieldset className="sweep-presets" aria-describedby="sweep-presets-problems">
+        <legend>Trainable presets</legend>
+        {editor.available.map((p) => (
+          <label key={p.id}>
+            <input
+              type="checkbox"
+              checked={grid.presets.some((g) => g.id === p.id)}
+              onChange={(e) => editor.togglePreset(p, e.target.checked)}
+              data-testid={`sweep-preset-${p.id}`}
+            />{' '}
+            {p.label}
+          </label>
+        ))}
+        <Problems id="sweep-presets-problems" problems={problems} field="presets" />
+      </fieldset>
+      <Problems problems={problems} field="points" />
+    </fieldset>
+  );
+}
+
+interface ProblemsProps {
+  id?: string;
+  problems: SweepProblem[];
+  field: SweepProblem['field'];
+}
+
+/** The problems that name one field, or nothing. */
+function Problems({ id, problems, field }: ProblemsProps) {
+  const mine = problems.filter((p) => p.field === field);
+  if (mine.length === 0) return null;
+  return (
+    <ul id={id} className="sweep-problems error-text" data-testid={`sweep-problems-${field}`}>
+      {mine.map((p) => (
+        <li key={p.message}>{p.message}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** A comma-separated list of numbers, with the problems that name it. */
+function ListField({ field, hint, editor }: { field: ListKey; hint: string; editor: Editor }) {
+  const id = useId();
+  const invalid = editor.problems.some((p) => p.field === field);
+  return (
+    <div className="field sweep-list">
+      <label htmlFor={id}>{SWEEP_FIELD_LABELS[field]}</label>
+      <input
+        id={id}
+        type="text"
+        inputMode="numeric"
+        value={editor.text[field]}
+        aria-invalid={invalid}
+        aria-describedby={`${id}-hint ${id}-problems`}
+        onChange={(e) => editor.editList(field, e.target.value)}
+        onBlur={() => editor.settleList(field)}
+        data-testid={`sweep-${field}`}
+      />
+      <small id={`${id}-hint`} className="hint">
+        {hint}
+      </small>
+      <Problems id={`${id}-problems`} problems={editor.problems} field={field} />
+    </div>
+  );
+}
