@@ -1,13 +1,15 @@
 import { formatBytes } from '../core/memory';
 import { BACKEND_ORDER, type BackendRequest } from '../core/backend';
 import { commands } from '../store/commands';
+import { selectBusy } from '../store/selectors';
 import { useLab } from './useLab';
 
 /** Which backend trains, on which adapter, with which limits, and why a faster one was not used. */
 export function BackendBadge() {
   const engine = useLab((s) => s.engine);
   const request = useLab((s) => s.backendRequest);
-  const running = useLab((s) => s.run.status === 'running' || s.run.status === 'stopping');
+  // Switching re-creates the backend under whatever job holds it: a run or a sweep.
+  const busy = useLab(selectBusy);
   const info = engine.backend;
   return (
     <section className="backend" aria-label="Backend" data-testid="backend-badge">
@@ -39,7 +41,7 @@ export function BackendBadge() {
         Backend{' '}
         <select
           value={request}
-          disabled={running}
+          disabled={busy}
           onChange={(e) => void commands().setBackend(e.target.value as BackendRequest)}
         >
           <option value="auto">auto (fastest that works)</option>

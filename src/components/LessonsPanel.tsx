@@ -1,20 +1,30 @@
 import { formatBytes } from '../core/memory';
 import { oomMessage } from '../core/oom';
+import type { ProvokeResult } from '../core/protocol';
 import { commands } from '../store/commands';
+import { selectBusy } from '../store/selectors';
 import { useLab } from './useLab';
 
 /** Experiments that show how a real GPU failure looks in the browser, and that the lab survives it. */
 export function LessonsPanel() {
-  const provoke = useLab((s) => s.provoke);
-  const backend = useLab((s) => s.engine.backend);
-  const busy = useLab((s) => s.run.status === 'running' || s.run.status === 'stopping');
-  const gpu = backend?.name === 'webgpu' || backend?.name === 'webgl';
-  const result = provoke.result;
-  const lastLoss = useLab((s) => s.engine.lastLoss);
-  const engineStatus = useLab((s) => s.engine.status);
   return (
     <section className="panel" aria-labelledby="lessons-title">
       <h2 id="lessons-title">Lessons</h2>
+      <BufferLimitLesson />
+      <DeviceLossLesson />
+    </section>
+  );
+}
+
+/** One tensor above the largest buffer the GPU allows: caught, reported, and the backend checked after. */
+function BufferLimitLesson() {
+  const provoke = useLab((s) => s.provoke);
+  const backend = useLab((s) => s.engine.backend);
+  // Provoking a failure would break a run or a sweep in the middle of a step.
+  const busy = useLab(selectBusy);
+  const gpu = backend?.name === 'webgpu' || backend?.name === 'webgl';
+  return (
+    <>
       <p>
         <strong>The second kind of OOM.</strong> A GPU also caps the size of one buffer (WebGPU{' '}
         <code>maxBufferSize</code>
@@ -36,32 +46,50 @@ export function LessonsPanel() {
           {provoke.error}
         </p>
       )}
-      {result && (
-        <div data-testid="provoke-result" aria-live="polite">
-          {result.caught ? (
-            <>
-              <p>Caught, not crashed:</p>
-              <pre className="oom-message">{oomMessage(result.caught)}</pre>
-            </>
-          ) : (
-            <p>The backend did not fail: this device accepted the tensor.</p>
-          )}
-          <p data-testid="provoke-still-works">
-            {result.stillWorks
-              ? 'The backend still computes correctly afterwards.'
-              : 'The backend gives wrong results afterwards: restart it.'}
-          </p>
-          {result.allocatedBefore !== null && result.allocatedAfter !== null && (
-            <p>
-              Backend allocation before {formatBytes(result.allocatedBefore)}, after{' '}
-              {formatBytes(result.allocatedAfter)}{' '}
-              <span className="label-measured">measured · {backend?.name}</span>
-              {result.allocatedAfter > result.allocatedBefore &&
-                ': tfjs keeps the failed buffer in its pool and still counts it.'}
-            </p>
-          )}
-        </div>
+      {provoke.result && <ProvokeOutcome result={provoke.result} backendName={backend?.name} />}
+    </>
+  );
+}
+
+/** What the oversized allocation did: the error caught (or none), whether the backend still computes, the pool. */
+function ProvokeOutcome({ result, backendName }: { result: ProvokeResult; backendName: string | undefined }) {
+  return (
+    <div data-testid="provoke-result" aria-live="polite">
+      {result.caught ? (
+        <>
+          <p>Caught, not crashed:</p>
+          <pre className="oom-message">{oomMessage(result.caught)}</pre>
+        </>
+      ) : (
+        <p>The backend did not fail: this device accepted the tensor.</p>
       )}
+      <p data-testid="provoke-still-works">
+        {result.stillWorks
+          ? 'The backend still computes correctly afterwards.'
+          : 'The backend gives wrong results afterwards: restart it.'}
+      </p>
+      {result.allocatedBefore !== null && result.allocatedAfter !== null && (
+        <p>
+          Backend allocation before {formatBytes(result.allocatedBefore)}, after{' '}
+          {formatBytes(result.allocatedAfter)}{' '}
+          <span className="label-measured">measured · {backendName}</span>
+          {result.allocatedAfter > result.allocatedBefore &&
+            ': tfjs keeps the failed buffer in its pool and still counts it.'}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Losing the GPU device (or the WebGL context) on purpose, and the fresh backend the lab starts. */
+function DeviceLossLesson() {
+  const backend = useLab((s) => s.engine.backend);
+  // Losing the device would break a run or a sweep in the middle of a step.
+  const busy = useLab(selectBusy);
+  const lastLoss = useLab((s) => s.engine.lastLoss);
+  const engineStatus = useLab((s) => s.engine.status);
+  return (
+    <>
       <p>
         <strong>A lost device.</strong> When a driver resets or the GPU process dies, WebGPU reports the
         device as lost (WebGL: the context as lost) and every later operation fails. tfjs listens for neither;
@@ -88,6 +116,6 @@ export function LessonsPanel() {
             : 'Starting a fresh backend…'}
         </p>
       )}
-    </section>
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { PreviewImage } from '../core/protocol';
 import { commands } from '../store/commands';
+import { selectEngineFree } from '../store/selectors';
 import { useLab } from './useLab';
 
 function PreviewTile({ image }: { image: PreviewImage }) {
@@ -22,13 +23,9 @@ function PreviewTile({ image }: { image: PreviewImage }) {
 /** Training samples after the real pipeline (resize, flip, brightness, contrast), refreshed on demand. */
 export function PreviewGrid() {
   const preview = useLab((s) => s.preview);
+  // The preview runs the pipeline on the engine, so it waits for any run or sweep to end.
   const canPreview = useLab(
-    (s) =>
-      !!s.dataset.scan &&
-      s.dataset.scan.classes.length >= 2 &&
-      s.engine.status === 'ready' &&
-      s.run.status !== 'running' &&
-      s.run.status !== 'stopping',
+    (s) => !!s.dataset.scan && s.dataset.scan.classes.length >= 2 && selectEngineFree(s),
   );
   return (
     <section className="panel" aria-labelledby="preview-title">

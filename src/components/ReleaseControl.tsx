@@ -1,13 +1,13 @@
 import { formatBytes } from '../core/memory';
 import { commands } from '../store/commands';
+import { selectEngineFree } from '../store/selectors';
 import { useLab } from './useLab';
 
 /** Keras' clear_session for the browser: free the model and the backend's pool, with before and after. */
 export function ReleaseControl() {
   const release = useLab((s) => s.memory.release);
-  const busy = useLab(
-    (s) => s.run.status === 'running' || s.run.status === 'stopping' || s.engine.status !== 'ready',
-  );
+  // Releasing re-creates the backend, so it waits until no run or sweep holds the engine.
+  const busy = useLab((s) => !selectEngineFree(s));
   const r = release.result;
   return (
     <div className="release">

@@ -1,6 +1,8 @@
 import { isTrainable } from '../core/scan';
 import { validateTrainConfig } from '../core/settings';
 import { commands } from '../store/commands';
+import { selectEngineFree, selectTraining } from '../store/selectors';
+import type { LabState } from '../store/types';
 import { ProgressBar } from './ProgressBar';
 import { useLab } from './useLab';
 
@@ -9,11 +11,12 @@ const RECENT_STEPS = 10;
 /** Train and Stop, progress with an ETA, what each phase trains, and how the run ended. */
 export function RunPanel() {
   const run = useLab((s) => s.run);
-  const engineReady = useLab((s) => s.engine.status === 'ready');
+  // A run needs the engine to itself: a sweep or another run holding it keeps Train disabled.
+  const engineFree = useLab(selectEngineFree);
+  const active = useLab(selectTraining);
   const scan = useLab((s) => s.dataset.scan);
   const configOk = useLab((s) => validateTrainConfig(s.config).length === 0);
-  const active = run.status === 'running' || run.status === 'stopping';
-  const canTrain = engineReady && !active && !!scan && isTrainable(scan) && configOk;
+  const canTrain = engineFree && !!scan && isTrainable(scan) && configOk;
   const last = run.batches[run.batches.length - 1];
   const phase = run.phases[run.phases.length - 1];
   const recent = run.batches.slice(-RECENT_STEPS).map((b) => b.stepMs);
@@ -56,22 +59,28 @@ export function RunPanel() {
           }
         />
       )}
-      {run.phases.length > 0 && (
-        <ul className="phases" data-testid="phases">
-          {run.phases.map((p) => (
-            <li key={p.phase}>
-              <strong>{p.phase === 'frozen' ? 'Phase 1 · frozen backbone' : 'Phase 2 · fine-tune'}</strong>:{' '}
-              {p.trainableParams.toLocaleString('en-US')} of {p.totalParams.toLocaleString('en-US')}{' '}
-              parameters trainable ({p.trainableLayers} layers with weights)
-            </li>
-          ))}
-        </ul>
-      )}
+      <PhaseList phases={run.phases} />
       {run.error && (
         <p role="alert" className="error-text" data-testid="run-error">
           {run.error}
         </p>
       )}
     </section>
+  );
+}
+
+/** What each phase trains: trainable of all parameters, and how many layers with weights. */
+function PhaseList({ phases }: { phases: LabState['run']['phases'] }) {
+  if (phases.length === 0) return null;
+  return (
+    <ul className="phases" data-testid="phases">
+      {phases.map((p) => (
+        <li key={p.phase}>
+          <strong>{p.phase === 'frozen' ? 'Phase 1 · frozen backbone' : 'Phase 2 · fine-tune'}</strong>:{' '}
+          {p.trainableParams.toLocaleString('en-US')} of {p.totalParams.toLocaleString('en-US')} parameters
+          trainable ({p.trainableLayers} layers with weights)
+        </li>
+      ))}
+    </ul>
   );
 }

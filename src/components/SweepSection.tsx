@@ -1,4 +1,5 @@
 import { commands } from '../store/commands';
+import { selectEngineFree } from '../store/selectors';
 import { updateSweepGrid } from '../store/store';
 import { SweepPanel } from './SweepPanel';
 import { useLab } from './useLab';
@@ -8,9 +9,7 @@ export function SweepSection() {
   const sweep = useLab((s) => s.sweep);
   const budgetBytes = useLab((s) => s.config.budgetBytes);
   const backend = useLab((s) => s.engine.backend?.name ?? 'no backend');
-  const disabled = useLab(
-    (s) => s.engine.status !== 'ready' || s.run.status === 'running' || s.run.status === 'stopping',
-  );
+  const disabled = useLab((s) => !selectEngineFree(s));
   return (
     <SweepPanel
       grid={sweep.grid}
