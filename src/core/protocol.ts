@@ -1,6 +1,7 @@
 // Messages between the UI thread and the training engine (a Web Worker, or the same thread as a
 // fallback). Pure types: both sides import them, neither imports the other.
 import type { ModelId } from './models';
+import type { ModelSpec } from './modelSpec';
 import type { TrainConfig, TrainingPhase } from './trainConfig';
 import type { SweepGrid, SweepPoint, SweepPreset } from './sweep';
 import type { BackendInfo, BackendRequest } from './backend';
@@ -151,45 +152,81 @@ export interface EngineError {
   /** Human-readable message naming the file or setting at fault where known. */ message: string;
 }
 
-export type EngineRequest =
-  | { id: number; type: 'init'; backend: BackendRequest; webglF16Textures?: boolean }
-  | {
-      id: number;
-      type: 'train';
+/**
+ * Every request the engine takes, with what it carries and what it answers: one map, so a request and
+ * its reply cannot disagree. The engine's handlers are typed from it (workers/dispatch.ts) and the
+ * client's `send` returns `EngineResult<K>`, so a mismatched reply is a compile error on both sides.
+ */
+export interface EngineCalls {
+  init: { request: { backend: BackendRequest; webglF16Textures?: boolean }; result: BackendInfo };
+  train: {
+    request: {
       config: TrainConfig;
       dataset: DatasetPayload;
-      /** Continue from the kept model at this phase (after an OOM and a remedy) instead of starting afresh. */
+      /** Continue from the kept model at this phase (after an OOM and a fix) instead of starting afresh. */
       resumeFrom?: TrainingPhase;
-    }
-  | { id: number; type: 'provoke'; kind: 'buffer-limit' }
-  | { id: number; type: 'release' }
-  | { id: number; type: 'lose-device' }
-  | { id: number; type: 'stop' }
+    };
+    result: TrainResult;
+  };
+  /** Allocate one tensor above the single-buffer limit (a lesson). */
+  provoke: { request: { kind: 'buffer-limit' }; result: ProvokeResult };
+  /** Dispose everything and re-create the backend (clear_session). */
+  release: { request: Record<never, never>; result: ReleaseResult };
+  /** Destroy the GPU device or lose the WebGL context on purpose (a lesson). */
+  'lose-device': { request: Record<never, never>; result: boolean };
+  /** End the run, sweep or search in progress after its current step or point. */
+  stop: { request: Record<never, never>; result: boolean };
   /** Measure one training step at every point of a grid, releasing everything between points. */
-  | { id: number; type: 'sweep'; config: TrainConfig; grid: SweepGrid; numClasses: number }
+  sweep: { request: { config: TrainConfig; grid: SweepGrid; numClasses: number }; result: SweepPoint[] };
   /** Binary search for the largest batch in [lo, hi] that fits, at size×size with a preset. */
-  | {
-      id: number;
-      type: 'find-largest';
+  'find-largest': {
+    request: {
       config: TrainConfig;
       preset: SweepPreset;
       size: number;
       lo: number;
       hi: number;
       numClasses: number;
-    }
-  /** The model's layers as the planner sees them (built with random weights, then freed). */
-  | { id: number; type: 'describe'; model: ModelId; height: number; width: number; numClasses: number }
+    };
+    result: LargestBatchResult;
+  };
+  /** The model's layers as the planner sees them (built with zero weights, then freed). */
+  describe: {
+    request: { model: ModelId; height: number; width: number; numClasses: number };
+    result: ModelSpec;
+  };
   /** Read dropped weight files or a URL and keep them for the runs of this session. */
-  | { id: number; type: 'load-weights'; files?: File[]; url?: string }
+  'load-weights': {
+    request: { source: { files: File[] } | { url: string } };
+    result: WeightsLoaded;
+  };
   /** What loading the chosen weights into the configured model would match, without training. */
-  | { id: number; type: 'weights-report'; config: TrainConfig; numClasses: number }
-  | { id: number; type: 'preview'; config: TrainConfig; dataset: DatasetPayload; count: number };
+  'weights-report': { request: { config: TrainConfig; numClasses: number }; result: WeightsReport | null };
+  /** Augmented training samples exactly as the pipeline makes them. */
+  preview: {
+    request: { config: TrainConfig; dataset: DatasetPayload; count: number };
+    result: PreviewImage[];
+  };
+}
+
+export type EngineRequestType = keyof EngineCalls;
+
+/** What a request of type K carries, without its id (the transport numbers requests). */
+export type EngineParams<K extends EngineRequestType> = { type: K } & EngineCalls[K]['request'];
+
+/** What a request of type K answers. */
+export type EngineResult<K extends EngineRequestType> = EngineCalls[K]['result'];
+
+/** A request as it crosses the thread boundary. */
+export type EngineRequest = {
+  [K in EngineRequestType]: { id: number } & EngineParams<K>;
+}[EngineRequestType];
 
 /** Replies with id 0 are events nobody asked for (device lost). */
 export const UNSOLICITED = 0;
 
+/** The result travels as structured-clone data; the transport matches it to its request by id. */
 export type EngineReply =
   | { id: number; type: 'progress'; event: EngineEvent }
-  | { id: number; type: 'result'; value: unknown }
+  | { id: number; type: 'result'; value: EngineResult<EngineRequestType> }
   | { id: number; type: 'error'; error: EngineError };

@@ -1,6 +1,13 @@
 import type { BackendRequest } from '../core/backend';
 import type { Remedy } from '../core/remedies';
 
+/** What the planner predicted for a fix: its peak, whether it fits, and the card it was judged against. */
+export interface FixClaim {
+  predictedBytes: number;
+  fits: boolean;
+  /** The card after the fix, bytes (Infinity without one). */ limit: number;
+}
+
 /** What the views can ask for. The engine client implements it; the views never see the engine. */
 export interface LabCommands {
   useSample(): Promise<void>;
@@ -10,8 +17,11 @@ export interface LabCommands {
   stop(): Promise<void>;
   refreshPreview(): Promise<void>;
   setBackend(request: BackendRequest): Promise<void>;
-  /** Applies a fix after an OOM and continues training from the kept model. */
-  applyRemedy(remedy: Remedy): Promise<void>;
+  /**
+   * Applies a fix after an OOM and continues training from the kept model; the planner's claim for it
+   * is kept beside the measured outcome.
+   */
+  applyRemedy(remedy: Remedy, claim?: FixClaim): Promise<void>;
   /** Frees the model and the backend's pool by re-creating the backend (clear_session). */
   releaseAll(): Promise<void>;
   /** Destroys the WebGPU device on purpose; the lab must notice and re-create the backend. */

@@ -1,8 +1,20 @@
 /**
  * Every value derived from the store's state, computed in one place. Views, the engine client and the
- * tests read these instead of re-deriving them, so two copies cannot disagree.
+ * tests read these instead of re-deriving them, so two copies cannot disagree. Selectors that build an
+ * object or a set remember their last inputs, so a view subscribed to one re-renders only when it changes.
  */
+import { formatDuration } from '../core/eta';
+import type { ModelSpec } from '../core/modelSpec';
+import { stepPeaks } from '../core/phasePeaks';
+import { batchesPerEpoch } from '../core/schedule';
+import { validateTrainConfig } from '../core/settings';
+import { isTrainable } from '../core/scan';
+import { resolveTrainable } from '../core/trainable';
+import type { TrainableSet, TrainConfig, TrainingPhase } from '../core/trainConfig';
 import type { LabState } from './types';
+
+/** Classes the planner assumes before a data set is loaded (the built-in sample has three). */
+export const DEFAULT_PLANNER_CLASSES = 3;
 
 /** A training run holds the engine (running, or finishing its step after Stop). */
 export const selectTraining = (s: LabState): boolean =>
@@ -19,3 +31,176 @@ export const selectBusy = (s: LabState): boolean => selectTraining(s) || selectS
 
 /** The engine can take a new job now. */
 export const selectEngineFree = (s: LabState): boolean => s.engine.status === 'ready' && !selectBusy(s);
+
+/** Classes of the loaded data set, or the planner's assumption before one is loaded. */
+export const selectNumClasses = (s: LabState): number =>
+  s.dataset.scan?.classes.length ?? DEFAULT_PLANNER_CLASSES;
+
+/** What the planner's model description depends on: model, resolution and classes. */
+export const selectPlannerKey = (s: LabState): string =>
+  `${s.config.model}|${s.config.height}|${s.config.width}|${selectNumClasses(s)}`;
+
+/** What the weights' match report depends on. */
+export const selectWeightsKey = (s: LabState): string =>
+  `${s.config.weights}|${selectPlannerKey(s)}|${s.weights.loaded?.label ?? ''}`;
+
+/** Problems with the settings, each naming the setting; empty when a run can start. */
+export const selectConfigProblems = memoOne(
+  (config: TrainConfig) => validateTrainConfig(config),
+  (s) => s.config,
+);
+
+/** A run can start now: engine free, a trainable data set, valid settings. */
+export const selectCanTrain = (s: LabState): boolean =>
+  selectEngineFree(s) &&
+  !!s.dataset.scan &&
+  isTrainable(s.dataset.scan) &&
+  selectConfigProblems(s).length === 0;
+
+/** The layers fine-tuning trains on the described model (empty before it is described). */
+export const selectTrainableSet = memoTwo(
+  (spec: ModelSpec | null, rule: TrainableSet): ReadonlySet<string> =>
+    spec ? resolveTrainable(spec, 'fine-tune', rule) : new Set<string>(),
+  (s) => s.planner.spec,
+  (s) => s.config.fineTune,
+);
+
+/** The highest measured step peak per phase of the current run. */
+export const selectMeasuredPeaks = memoOne(stepPeaks, (s) => s.run.batches);
+
+/** Where a run is, what is left, and how it ended. */
+export interface RunProgressView {
+  /** Training steps done, both phases. */ done: number;
+  /**
+   * Steps planned. A phase that EarlyStopping ended counts the steps it ran; a run cut short by Stop, an
+   * OOM or a failure keeps its plan, so its bar shows how far it got.
+   */
+  total: number;
+  /** Remaining time including the validation passes still to run, ms; null before a step was timed. */
+  etaMs: number | null;
+  /** Where the run is (or stopped), in words. */ where: string;
+  /** How and why it ended, or null while it runs or before it ran. */ ended: string | null;
+}
+
+/** Steps of recent history used for the time left: robust to the slow first steps that compile shaders. */
+const RECENT_STEPS = 10;
+
+export const selectRunProgress = memoOne(runProgress, (s) => s.run);
+
+function runProgress(run: LabState['run']): RunProgressView {
+  const config = run.config;
+  if (!config || !run.plan) return { done: 0, total: 0, etaMs: null, where: '', ended: null };
+  const perEpoch = batchesPerEpoch(run.plan.trainCount, config.batchSize);
+  const validationBatches = Math.ceil(run.plan.validationCount / config.batchSize);
+  const phases = plannedPhases(config, run.plan.resumeFrom);
+  const started = new Set(run.phases.map((p) => p.phase));
+  const current = run.phases[run.phases.length - 1]?.phase ?? null;
+  const active = run.status === 'running' || run.status === 'stopping';
+  const completed = run.status === 'completed';
+  let total = 0;
+  let epochsLeft = 0;
+  for (const { phase, epochs } of phases) {
+    const ran = run.batches.filter((b) => b.phase === phase).length;
+    // Phases end by themselves only when the next one starts or the whole run completes.
+    const over = completed || (started.has(phase) && phase !== current);
+    total += over ? ran : epochs * perEpoch;
+    if (!over) epochsLeft += epochs - run.epochs.filter((e) => e.phase === phase).length;
+  }
+  const done = run.batches.length;
+  const step = median(run.batches.slice(-RECENT_STEPS).map((b) => b.stepMs));
+  const timedValidation = run.epochs.map((e) => e.validationMs).filter((ms) => ms > 0);
+  // Until a validation pass was timed, assume its batches cost what a training step costs (an upper bound:
+  // validation runs forward only).
+  const validationMs = timedValidation.length > 0 ? mean(timedValidation) : (step ?? 0) * validationBatches;
+  const etaMs = active && step !== null ? Math.max(0, total - done) * step + epochsLeft * validationMs : null;
+  return { done, total, etaMs, where: whereText(run, perEpoch), ended: endedText(run, perEpoch) };
+}
+
+function plannedPhases(
+  config: TrainConfig,
+  resumeFrom: TrainingPhase | null,
+): { phase: TrainingPhase; epochs: number }[] {
+  const phases: { phase: TrainingPhase; epochs: number }[] = [];
+  if (resumeFrom !== 'fine-tune' && config.frozenEpochs > 0)
+    phases.push({ phase: 'frozen', epochs: config.frozenEpochs });
+  if (config.fineTuneEpochs > 0) phases.push({ phase: 'fine-tune', epochs: config.fineTuneEpochs });
+  return phases;
+}
+
+/** The step the run is at: the last one done, or, after an OOM, the one that failed. */
+function whereText(run: LabState['run'], perEpoch: number): string {
+  const last = run.batches[run.batches.length - 1];
+  const failedPhase = run.status === 'oom' ? (run.result?.lastPhase ?? null) : null;
+  if (failedPhase) {
+    const sameEpoch = last && last.phase === failedPhase;
+    const epoch = sameEpoch ? (last.batch + 1 >= perEpoch ? last.epoch + 1 : last.epoch) : 0;
+    const batch = sameEpoch ? (last.batch + 1) % perEpoch : 0;
+    return `${failedPhase} phase, epoch ${epoch + 1}, batch ${batch + 1}/${perEpoch}`;
+  }
+  if (!last) return run.status === 'running' ? 'building the model…' : '';
+  return `${last.phase} phase, epoch ${last.epoch + 1}, batch ${last.batch + 1}/${perEpoch}`;
+}
+
+function endedText(run: LabState['run'], perEpoch: number): string | null {
+  const where = whereText(run, perEpoch);
+  const result = run.result;
+  switch (run.status) {
+    case 'stopped':
+      return `Stopped by you after ${where}; the model keeps the weights of its last step.`;
+    case 'stopping':
+      return null;
+    case 'oom':
+      return `Ran out of memory at ${where}${result?.oom ? ` (${result.oom.phase} pass, layer ${result.oom.layer ?? 'unknown'})` : ''}; the model keeps its last good weights.`;
+    case 'failed':
+      return run.error ? `Failed: ${run.error}` : 'Failed.';
+    case 'completed': {
+      if (result?.outcome !== 'early-stopped')
+        return `Completed: every planned epoch ran (${formatDuration(runMs(run))}).`;
+      const phase = result.lastPhase ?? 'last';
+      const epochs = run.epochs.filter((e) => e.phase === phase).length;
+      return `Ended by EarlyStopping in the ${phase} phase after ${epochs} ${epochs === 1 ? 'epoch' : 'epochs'}: val_loss did not improve for ${run.config?.patience ?? '?'} epochs.`;
+    }
+    default:
+      return null;
+  }
+}
+
+function runMs(run: LabState['run']): number {
+  return run.batches[run.batches.length - 1]?.t ?? 0;
+}
+
+function median(xs: readonly number[]): number | null {
+  if (xs.length === 0) return null;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+/** A selector of one input that recomputes only when that input changes (by reference). */
+function memoOne<A, R>(compute: (a: A) => R, pick: (s: LabState) => A): (s: LabState) => R {
+  let last: { a: A; r: R } | null = null;
+  return (s) => {
+    const a = pick(s);
+    if (!last || last.a !== a) last = { a, r: compute(a) };
+    return last.r;
+  };
+}
+
+/** As memoOne, for two inputs. */
+function memoTwo<A, B, R>(
+  compute: (a: A, b: B) => R,
+  pickA: (s: LabState) => A,
+  pickB: (s: LabState) => B,
+): (s: LabState) => R {
+  let last: { a: A; b: B; r: R } | null = null;
+  return (s) => {
+    const a = pickA(s);
+    const b = pickB(s);
+    if (!last || last.a !== a || last.b !== b) last = { a, b, r: compute(a, b) };
+    return last.r;
+  };
+}

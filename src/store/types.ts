@@ -60,6 +60,7 @@ export interface BatchPoint {
   loss: number;
   accuracy: number;
   /** Measured step time, ms. */ stepMs: number;
+  /** Milliseconds since the run started when the step ended. */ t: number;
   /** Step peak live bytes, read at every kernel (equals tf.profile's peakBytes). */ peakBytes?: number;
   /** The step under tf.profile, in precise mode. */ profile?: StepProfile;
   /** Bytes by category during the step. */ breakdown: StepBreakdown;
@@ -76,6 +77,7 @@ export interface EpochPoint {
   accuracy: number;
   valLoss: number;
   valAccuracy: number;
+  /** Wall time of the epoch's validation pass (last batch to epoch end), ms, measured. */ validationMs: number;
 }
 
 /** A phase as it started, with what it trains. */
@@ -96,6 +98,23 @@ export interface PreviousRun {
   /** Highest measured step peak per phase. */ peaks: { phase: string; peakBytes: number }[];
 }
 
+/** What the run was started with, to plan its steps (see selectors' `selectRunProgress`). */
+export interface RunPlan {
+  /** Training and validation images of the split. */ trainCount: number;
+  validationCount: number;
+  /** The phase a continued run started at (after a fix), or null for a fresh run. */
+  resumeFrom: TrainingPhase | null;
+}
+
+/** A fix applied after an OOM, with what the planner claimed, to set beside the measured outcome. */
+export interface AppliedFix {
+  title: string;
+  /** The planner's peak for one step of `phase` with the fix applied. */ predictedBytes: number;
+  /** Whether that prediction was under the limit. */ fits: boolean;
+  phase: TrainingPhase;
+  /** The simulated card's limit, bytes (Infinity without one). */ limit: number;
+}
+
 export interface RunSlice {
   run: {
     status: 'idle' | 'running' | 'stopping' | 'completed' | 'stopped' | 'oom' | 'failed';
@@ -104,6 +123,8 @@ export interface RunSlice {
     batches: BatchPoint[];
     epochs: EpochPoint[];
     /** Steps done and planned, both phases. */ progress: { done: number; total: number };
+    /** Sizes and start the steps are planned from; null before the first run. */ plan: RunPlan | null;
+    /** The fix this run was continued with, or null. */ appliedFix: AppliedFix | null;
     result: TrainResult | null;
     /** What ran out, when status is 'oom'. */ oom: OomDetails | null;
     error: string | null;
@@ -160,6 +181,11 @@ export interface LogEntry {
 
 export interface LogSlice {
   log: LogEntry[];
+  /**
+   * The last command the lab refused, and why (e.g. loading data while a run holds the engine); shown
+   * until the next command.
+   */
+  notice: { message: string; at: number } | null;
 }
 
 /** The starting weights: what was loaded this session and how it matches the configured model. */

@@ -1,15 +1,18 @@
-import { UNSOLICITED, type EngineEvent, type EngineReply, type EngineRequest } from '../core/protocol';
-
-/** Request without its id; the transport numbers requests. */
-export type Request = EngineRequest extends infer R
-  ? R extends { id: number }
-    ? Omit<R, 'id'>
-    : never
-  : never;
+import {
+  UNSOLICITED,
+  type EngineEvent,
+  type EngineParams,
+  type EngineReply,
+  type EngineRequestType,
+  type EngineResult,
+} from '../core/protocol';
 
 /** Sends requests to an engine and routes its replies back, whichever thread it lives on. */
 export interface Transport {
-  send(req: Request, onEvent?: (e: EngineEvent) => void): Promise<unknown>;
+  send<K extends EngineRequestType>(
+    req: EngineParams<K>,
+    onEvent?: (e: EngineEvent) => void,
+  ): Promise<EngineResult<K>>;
   close(): void;
 }
 
@@ -24,13 +27,16 @@ export class EngineFailure extends Error {
   }
 }
 
+interface Pending {
+  resolve(value: EngineResult<EngineRequestType>): void;
+  reject(err: Error): void;
+  onEvent?: (e: EngineEvent) => void;
+}
+
 /** The engine in a dedicated module worker (the normal case). */
 export class WorkerTransport implements Transport {
   private nextId = 1;
-  private pending = new Map<
-    number,
-    { resolve: (v: unknown) => void; reject: (e: Error) => void; onEvent?: (e: EngineEvent) => void }
-  >();
+  private pending = new Map<number, Pending>();
 
   constructor(
     private readonly worker: Worker,
@@ -41,10 +47,15 @@ export class WorkerTransport implements Transport {
       this.failAll(new EngineFailure('WorkerError', ev.message || 'The training worker crashed.'));
   }
 
-  send(req: Request, onEvent?: (e: EngineEvent) => void): Promise<unknown> {
+  send<K extends EngineRequestType>(
+    req: EngineParams<K>,
+    onEvent?: (e: EngineEvent) => void,
+  ): Promise<EngineResult<K>> {
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onEvent });
+    return new Promise<EngineResult<K>>((resolve, reject) => {
+      // The engine answers request `id` with the result of the request's own type (workers/dispatch.ts
+      // is typed by the same map), so the reply stored for this id is an EngineResult<K>.
+      this.pending.set(id, { resolve: resolve as Pending['resolve'], reject, onEvent });
       this.worker.postMessage({ ...req, id });
     });
   }
@@ -85,9 +96,12 @@ export class InThreadTransport implements Transport {
     this.engine = import('../browser/engine').then((m) => new m.LabEngine(false, onUnsolicited));
   }
 
-  async send(req: Request, onEvent?: (e: EngineEvent) => void): Promise<unknown> {
+  async send<K extends EngineRequestType>(
+    req: EngineParams<K>,
+    onEvent?: (e: EngineEvent) => void,
+  ): Promise<EngineResult<K>> {
     const [engine, { dispatch }] = await Promise.all([this.engine, this.dispatch]);
-    return dispatch(engine, { ...req, id: 0 } as EngineRequest, (e) => onEvent?.(e));
+    return dispatch(engine, req, (e) => onEvent?.(e));
   }
 
   close(): void {

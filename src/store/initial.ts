@@ -1,0 +1,52 @@
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
+import { DEFAULT_SWEEP_GRID } from '../core/sweep';
+import type { LabState, RunSlice } from './types';
+
+export const INITIAL_RUN: RunSlice['run'] = {
+  status: 'idle',
+  config: null,
+  phases: [],
+  batches: [],
+  epochs: [],
+  progress: { done: 0, total: 0 },
+  plan: null,
+  appliedFix: null,
+  result: null,
+  oom: null,
+  error: null,
+  backend: null,
+  previous: null,
+};
+
+export const INITIAL_MEMORY: LabState['memory'] = {
+  samples: [],
+  markers: [],
+  release: { status: 'idle', result: null, error: null },
+};
+
+/** The state of a lab that has just opened: default settings, no data, the engine starting. */
+export function initialState(): LabState {
+  return {
+    config: DEFAULT_TRAIN_CONFIG,
+    backendRequest: 'auto',
+    dataset: { status: 'empty', name: '', scan: null, sources: [], progress: null, error: null },
+    engine: { status: 'starting', backend: null, error: null, lastLoss: null },
+    run: INITIAL_RUN,
+    memory: INITIAL_MEMORY,
+    preview: { status: 'idle', images: [], error: null },
+    planner: { status: 'idle', spec: null, key: '', error: null },
+    weights: { status: 'idle', loaded: null, report: null, key: '', error: null },
+    sweep: {
+      grid: DEFAULT_SWEEP_GRID,
+      points: [],
+      status: 'idle',
+      error: null,
+      progress: null,
+      largest: { status: 'idle', batch: null, tried: [] },
+      config: null,
+    },
+    provoke: { status: 'idle', result: null, error: null },
+    log: [],
+    notice: null,
+  };
+}

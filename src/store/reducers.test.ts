@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { initialState } from './initial';
+import {
+  datasetScanning,
+  deviceLost,
+  logged,
+  MAX_LOG,
+  noticeCleared,
+  refused,
+  weightsLoaded,
+} from './reducers';
+import { runStarted } from './runReducers';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
+import { selectTrainableSet } from './selectors';
+
+describe('reducers', () => {
+  it('keeps the last 200 log lines', () => {
+    let s = initialState();
+    for (let i = 0; i < MAX_LOG + 5; i++) s = logged(s, 'info', `line ${i}`, i);
+    expect(s.log).toHaveLength(MAX_LOG);
+    expect(s.log[0]!.message).toBe('line 5');
+  });
+
+  it('shows a refused command and logs it, until the next command clears it', () => {
+    const s = refused(
+      initialState(),
+      'Loading a folder is not possible while a training run is going on.',
+      7,
+    );
+    expect(s.notice).toEqual({
+      message: 'Loading a folder is not possible while a training run is going on.',
+      at: 7,
+    });
+    expect(s.log.at(-1)?.level).toBe('warn');
+    expect(noticeCleared(s).notice).toBeNull();
+  });
+
+  it('fails a run in progress when the device is lost, and leaves a finished one alone', () => {
+    const running = runStarted(initialState(), {
+      config: DEFAULT_TRAIN_CONFIG,
+      plan: { trainCount: 8, validationCount: 2, resumeFrom: null },
+      totalSteps: 3,
+      appliedFix: null,
+    });
+    const loss = { reason: 'destroyed', message: '', what: 'GPU device lost (destroyed)', at: 1 };
+    const lost = deviceLost(running, loss);
+    expect(lost.run.status).toBe('failed');
+    expect(lost.run.error).toContain('GPU device lost');
+    expect(lost.engine.lastLoss?.reason).toBe('destroyed');
+    expect(deviceLost(initialState(), loss).run.status).toBe('idle');
+  });
+
+  it('chooses loaded weights for the run, unless they are a GraphModel', () => {
+    const s = { ...initialState(), config: { ...DEFAULT_TRAIN_CONFIG, weights: 'random' as const } };
+    const h5 = weightsLoaded(s, { kind: 'keras-h5', label: 'w.h5', format: 'Keras HDF5' });
+    expect(h5.config.weights).toBe('file');
+    const graph = weightsLoaded(s, { kind: 'graph-model', label: 'model.json', format: 'GraphModel' });
+    expect(graph.config.weights).toBe('random');
+  });
+
+  it('forgets the preview of the previous data set when a new one starts loading', () => {
+    const s = { ...initialState(), preview: { status: 'ready' as const, images: [], error: null } };
+    expect(datasetScanning(s, 'flowers').preview.status).toBe('idle');
+  });
+
+  it('derives the trainable set from the rule and the described model only', () => {
+    const s = initialState();
+    expect(selectTrainableSet(s).size).toBe(0);
+    const spec = {
+      name: 'toy',
+      height: 8,
+      width: 8,
+      backboneLayerCount: 3,
+      layers: ['input_layer', 'a', 'b', 'head'].map((name) => ({ name }) as never),
+    };
+    const withSpec = {
+      ...s,
+      planner: { ...s.planner, spec },
+      config: { ...s.config, fineTune: { kind: 'all' as const } },
+    };
+    expect([...selectTrainableSet(withSpec)]).toEqual(['input_layer', 'a', 'b', 'head']);
+    // Same inputs, same object: views subscribed to it do not re-render.
+    expect(selectTrainableSet({ ...withSpec })).toBe(selectTrainableSet(withSpec));
+  });
+});

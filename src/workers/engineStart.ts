@@ -1,0 +1,47 @@
+// Engine start-up: the training worker first; the page's own thread when the worker gets no GPU but the
+// page does (some browsers give workers no WebGPU adapter).
+import type { BackendInfo, BackendRequest } from '../core/backend';
+import { InThreadTransport, WorkerTransport, type Transport, type UnsolicitedHandler } from './transport';
+
+export interface StartedEngine {
+  transport: Transport;
+  info: BackendInfo;
+  /** Why the worker was not used, when the engine fell back to the page thread. */
+  fallback: string | null;
+}
+
+export async function startEngine(
+  request: BackendRequest,
+  webglF16Textures: boolean,
+  onUnsolicited: UnsolicitedHandler,
+): Promise<StartedEngine> {
+  let workerInfo: BackendInfo | null = null;
+  let fallback: string | null = null;
+  try {
+    const worker = new Worker(new URL('./training.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'vram-lab-training',
+    });
+    const transport = new WorkerTransport(worker, onUnsolicited);
+    workerInfo = await transport.send({ type: 'init', backend: request, webglF16Textures });
+    if (workerInfo.name === 'webgpu' || !(await pageHasGpu(request)))
+      return { transport, info: workerInfo, fallback: null };
+    transport.close();
+  } catch (err) {
+    fallback = `The training worker could not start (${messageOf(err)}); training on the page thread.`;
+  }
+  const transport = new InThreadTransport(onUnsolicited);
+  const info = await transport.send({ type: 'init', backend: request, webglF16Textures });
+  if (workerInfo)
+    info.skipped.unshift(`Web Worker: only ${workerInfo.name} there, WebGPU works on the page thread`);
+  return { transport, info, fallback };
+}
+
+async function pageHasGpu(request: BackendRequest): Promise<boolean> {
+  if (request !== 'auto' && request !== 'webgpu') return false;
+  return 'gpu' in navigator && !!(await navigator.gpu.requestAdapter().catch(() => null));
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
