@@ -25,7 +25,7 @@ export function AugmentFields() {
           result does. Same pixels either way.
         </small>
       </div>
-      <div className="row">
+      <div className="fields">
         <CheckboxField
           label="Random left-right flip"
           checked={a.flip}

@@ -40,7 +40,7 @@ export function ModelFields() {
         </select>
       </div>
       <WeightsField />
-      <div className="row">
+      <div className="fields">
         <NumberField
           label="Input height"
           testId="height"

@@ -12,7 +12,7 @@ export function PhaseFields() {
   const prefetch = useLab((s) => s.config.prefetch);
   return (
     <LockedFieldset legend="Phases">
-      <div className="row">
+      <div className="fields">
         <NumberField
           label="Frozen epochs"
           testId="frozen-epochs"
@@ -28,7 +28,7 @@ export function PhaseFields() {
         />
       </div>
       <FineTuneFields />
-      <div className="row">
+      <div className="fields">
         <NumberField
           label="EarlyStopping patience"
           value={patience}
@@ -58,7 +58,7 @@ function FineTuneFields() {
   const fineTune = useLab((s) => s.config.fineTune);
   return (
     <>
-      <div className="row">
+      <div className="fields">
         <NumberField
           label="Fine-tune epochs"
           testId="fine-tune-epochs"

@@ -17,7 +17,7 @@ export function PrecisionFields() {
         breaking the weights; it does not make the model learn, because the weights and Adam&apos;s slots are
         float16 too (Keras keeps them in float32).
       </p>
-      <div className="row">
+      <div className="fields">
         <CheckboxField
           label="WebGL float16 textures (switches the backend to WebGL)"
           testId="precision-f16"

@@ -17,7 +17,7 @@ export function SplitFields() {
   }, [scan, validationFraction, seed]);
   return (
     <LockedFieldset legend="Split">
-      <div className="row">
+      <div className="fields">
         <NumberField
           label="Validation share"
           value={validationFraction}

@@ -14,7 +14,7 @@ export function GridEditor({ grid, editor, disabled }: GridEditorProps) {
   return (
     <fieldset disabled={disabled}>
       <legend>Grid</legend>
-      <div className="row">
+      <div className="fields">
         <ListField field="batches" hint="comma-separated, e.g. 4, 8, 16, 32" editor={editor} />
         <ListField field="sizes" hint="square, in pixels, multiples of 8" editor={editor} />
       </div>
