@@ -16,6 +16,7 @@ import {
   type Sym,
 } from './graph';
 import { attachHead, type Classifier } from './head';
+import { rescaling } from './layers';
 import { Normalization } from './normalization';
 
 /** One member of keras.applications.efficientnet, by its scaling coefficients. */
@@ -215,10 +216,9 @@ function preprocessing(input: Sym, imagenetLayout: boolean): Sym {
   x = on(new Normalization({ axis: 3, name: 'normalization' }), x);
   if (imagenetLayout) {
     // The imagenet files store the stddev where Normalization expects the variance, so Keras divides by
-    // sqrt(stddev) once more (tensorflow/tensorflow#49930). tfjs' Rescaling multiplies by any tensor-like
-    // value although its types say number.
-    const scale = IMAGENET_STDDEV_RGB.map((s) => 1 / Math.sqrt(s)) as unknown as number;
-    x = on(tf.layers.rescaling({ scale, name: 'rescaling_1' }), x);
+    // sqrt(stddev) once more (tensorflow/tensorflow#49930).
+    const scale = IMAGENET_STDDEV_RGB.map((s) => 1 / Math.sqrt(s));
+    x = on(rescaling({ scale, name: 'rescaling_1' }), x);
   }
   return x;
 }

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { batchNorm } from './layers';
+import { batchNorm, dropout } from './layers';
 
 export type Sym = tf.SymbolicTensor;
 type Padding = [[number, number], [number, number]];
@@ -135,9 +135,7 @@ export function squeezeExcite(
 
 /** Stochastic depth: Keras' Dropout with noise_shape (None, 1, 1, 1) drops a whole residual branch per sample. */
 export function dropBranch(x: Sym, rate: number, name: string): Sym {
-  // tfjs types omit the null that means "batch size" although its Dropout handles it.
-  const noiseShape = [null, 1, 1, 1] as unknown as number[];
-  return on(tf.layers.dropout({ rate, noiseShape, name }), x);
+  return on(dropout({ rate, noiseShape: [null, 1, 1, 1], name }), x);
 }
 
 /** The Keras include_top classifier of EfficientNet V1 and V2: avg_pool, top_dropout, predictions. */

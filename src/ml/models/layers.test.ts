@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { batchNorm, KerasBatchNormalization } from './layers';
+import { batchNorm, dropout, KerasBatchNormalization, rescaling } from './layers';
 
 function movingStats(layer: KerasBatchNormalization): Float32Array[] {
   return layer.weights
@@ -75,5 +75,34 @@ describe('KerasBatchNormalization', () => {
     expect(restored.layers[0]?.getClassName()).toBe('KerasBatchNormalization');
     model.dispose();
     restored.dispose();
+  });
+});
+
+describe('rescaling and dropout with Keras arguments', () => {
+  beforeAll(async () => {
+    await tf.setBackend('cpu');
+  });
+
+  it('rescales each channel by its own scale', () => {
+    const layer = rescaling({ scale: [1, 2, 4], offset: 1 });
+    const y = tf.tidy(() => Array.from((layer.apply(tf.ones([1, 2, 2, 3])) as tf.Tensor).dataSync()));
+    expect(y).toEqual([2, 3, 5, 2, 3, 5, 2, 3, 5, 2, 3, 5]);
+    expect(layer.getClassName()).toBe('Rescaling');
+  });
+
+  it('drops whole samples with a noise shape of [null, 1, 1, 1], and leaks nothing', () => {
+    const layer = dropout({ rate: 0.5, noiseShape: [null, 1, 1, 1], seed: 3 });
+    const x = tf.ones([16, 3, 3, 2]);
+    const before = tf.memory().numTensors;
+    const perSample = tf.tidy(() => {
+      const y = layer.apply(x, { training: true }) as tf.Tensor;
+      return tf.stack([tf.min(y, [1, 2, 3]), tf.max(y, [1, 2, 3])]).arraySync() as number[][];
+    });
+    expect(tf.memory().numTensors).toBe(before);
+    x.dispose();
+    const [min, max] = perSample;
+    // Each sample is either all dropped or all kept (and scaled by 1 / (1 − rate)); both occur.
+    expect(min).toEqual(max);
+    expect(new Set(max)).toEqual(new Set([0, 2]));
   });
 });
