@@ -4,6 +4,7 @@ import {
   Legend,
   Line,
   LineChart,
+  ReferenceArea,
   ReferenceLine,
   ResponsiveContainer,
   Tooltip,
@@ -76,6 +77,31 @@ function SweepLegend({ payload }: DefaultLegendContentProps) {
   );
 }
 
+/** Values wider apart than this share a log axis: on a linear one the small ones lie on the floor. */
+const LOG_SPAN = 20;
+
+/**
+ * The byte axis: linear from 0 when the values are of one size; otherwise logarithmic over whole
+ * decades (ticks at 1, 2 and 5 when few decades are shown), so a 16 GB card under an 800 GB curve and
+ * the batches that fit below it stay visible.
+ */
+function byteAxis(rows: readonly SweepRow[], budgetBytes: number | null) {
+  const values = rows
+    .flatMap((r) => [r.measured, r.predicted, r.keras, r.kerasMixed])
+    .concat(budgetBytes ?? undefined)
+    .filter((v): v is number => v !== undefined && v > 0);
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  if (values.length === 0 || hi / lo <= LOG_SPAN) return { log: false as const };
+  const from = Math.floor(Math.log10(lo));
+  const to = Math.ceil(Math.log10(hi));
+  const steps = to - from <= 3 ? [1, 2, 5] : [1];
+  const ticks: number[] = [];
+  for (let e = from; e <= to; e++)
+    for (const m of steps) if (m * 10 ** e <= 10 ** to) ticks.push(m * 10 ** e);
+  return { log: true as const, domain: [10 ** from, 10 ** to] as [number, number], ticks };
+}
+
 /**
  * Peak step memory against one swept quantity: measured points, the planner's curve, the simulated
  * card, and a ✕ for each point that ran out of memory: at the card's height when one is set (the step
@@ -98,11 +124,25 @@ export function SweepChart({
   const oomCount = rows.filter((r) => r.oom).length;
   const xs = rows.map((r) => r.x);
   const bytes = (v: unknown) => (typeof v === 'number' ? formatBytes(v) : String(v));
+  const axis = byteAxis(rows, budgetBytes);
+  const floor = axis.log ? axis.domain[0] : 0;
   return (
-    <figure className="chart" data-testid={testId} data-oom-markers={oomCount} data-points={rows.length}>
+    <figure
+      className="chart"
+      data-testid={testId}
+      data-oom-markers={oomCount}
+      data-points={rows.length}
+      data-scale={axis.log ? 'log' : 'linear'}
+    >
       <figcaption>
         {title} {!predictedOnly && <span className="label-measured">measured · {backendLabel}</span>}
         <span className="label-predicted">predicted · planner</span>
+        {axis.log && (
+          <span className="hint" data-testid={`${testId}-log-note`}>
+            {' '}
+            Log axis: the values span more than {LOG_SPAN}×, so each gridline multiplies.
+          </span>
+        )}
       </figcaption>
       {rows.length === 0 ? (
         <p className="muted chart-empty">No points here yet: run the sweep.</p>
@@ -118,7 +158,18 @@ export function SweepChart({
               padding={{ left: 16, right: 16 }}
               label={{ value: xLabel, position: 'insideBottom', offset: -8 }}
             />
-            <YAxis domain={[0, 'auto']} tickFormatter={(b: number) => formatBytes(b)} width={72} />
+            {axis.log ? (
+              <YAxis
+                scale="log"
+                domain={axis.domain}
+                ticks={axis.ticks}
+                allowDataOverflow
+                tickFormatter={(b: number) => formatBytes(b)}
+                width={72}
+              />
+            ) : (
+              <YAxis domain={[0, 'auto']} tickFormatter={(b: number) => formatBytes(b)} width={72} />
+            )}
             <Tooltip
               formatter={(v, _name, item) => (item.dataKey === 'oomAt' ? 'ran out' : bytes(v))}
               labelFormatter={(x) => `${xLabel} ${String(x)}`}
@@ -169,6 +220,16 @@ export function SweepChart({
                 dot={OomMarker}
                 activeDot={false}
                 isAnimationActive={false}
+              />
+            )}
+            {budgetBytes !== null && (
+              <ReferenceArea
+                y1={floor}
+                y2={budgetBytes}
+                fill="#2b8a3e"
+                fillOpacity={0.08}
+                ifOverflow="extendDomain"
+                label={{ value: 'fits the card', position: 'insideBottomLeft', fontSize: 11 }}
               />
             )}
             {budgetBytes !== null && (

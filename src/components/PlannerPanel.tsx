@@ -1,9 +1,18 @@
 import { useMemo } from 'react';
-import { formatBytes } from '../core/memory';
+import { formatBytes, formatFlopRate, formatFlops } from '../core/memory';
+import { catalogEntry } from '../core/models';
 import { planInput, planKeras, planTfjs, predictionError, type Plan } from '../core/planner';
 import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
 import { curveBatches, predictedBatchCurve } from '../core/sweep';
 import { featureCache } from '../core/techniques';
+import {
+  columnWords,
+  crossingWords,
+  headlineWords,
+  largestWords,
+  seedVerdict,
+  trainableWords,
+} from '../core/verdict';
 import { SweepChart } from '../charts/SweepChart';
 import type { BatchPoint } from '../store/types';
 import { useLab } from './useLab';
@@ -60,6 +69,50 @@ function BatchCurve() {
   );
 }
 
+/**
+ * The verdict on the current settings and card, in words: per column whether a step fits and by how
+ * much, where the forward pass crosses the card, and the largest batch that fits (core/verdict).
+ */
+function VerdictView() {
+  const spec = useLab((s) => s.planner.spec);
+  const config = useLab((s) => s.config);
+  const verdict = useMemo(() => {
+    if (!spec || config.budgetBytes === null) return null;
+    const phase: TrainingPhase = config.fineTuneEpochs > 0 ? 'fine-tune' : 'frozen';
+    const what = `${catalogEntry(config.model).displayName} at ${spec.height}×${spec.width}, batch ${config.batchSize}, ${trainableWords(spec, config, phase)}`;
+    return { what, v: seedVerdict(spec, config, phase, config.budgetBytes) };
+  }, [spec, config]);
+  if (!spec) return null;
+  if (!verdict)
+    return (
+      <p className="hint" data-testid="verdict">
+        Choose a card above to get a verdict: fits or not, where it crosses, and the largest batch that fits.
+      </p>
+    );
+  const { what, v } = verdict;
+  return (
+    <div
+      className="verdict"
+      data-testid="verdict"
+      data-fits={v.columns.some((c) => c.fits) ? 'some' : 'none'}
+    >
+      <p>
+        <strong data-testid="verdict-headline">{headlineWords(v, what)}</strong>{' '}
+        <span className="label-predicted">predicted · planner, {v.phase} phase</span>
+      </p>
+      <ul>
+        {v.columns.map((c) => (
+          <li key={c.column} data-testid={`verdict-${c.column}`} data-fits={String(c.fits)}>
+            {columnWords(c, v.limit)}.
+          </li>
+        ))}
+      </ul>
+      <p data-testid="verdict-crossing">{crossingWords(v)}</p>
+      <p data-testid="verdict-largest">{largestWords(v)}</p>
+    </div>
+  );
+}
+
 /** One row of the table: a phase, or the frozen phase's steps on cached features. */
 interface PlanRow {
   key: string;
@@ -72,7 +125,6 @@ interface PlanRow {
   mixed: Plan | null;
 }
 
-const flops = (n: number) => (n >= 1e9 ? `${(n / 1e9).toFixed(2)} GFLOP` : `${(n / 1e6).toFixed(1)} MFLOP`);
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
 
 /**
@@ -183,10 +235,10 @@ export function PlannerPanel() {
                     <td>{keras ? formatBytes(keras.peakBytes) : '—'}</td>
                     <td>{mixed ? formatBytes(mixed.peakBytes) : '—'}</td>
                     <td>
-                      {flops(tfjs.flops)}
+                      {formatFlops(tfjs.flops)}
                       {ms !== undefined && (
                         <div className="hint" data-testid={`planner-${key}-speed`}>
-                          {((tfjs.flops / ms) * 1e-6).toFixed(2)} GFLOP/s, {ms.toFixed(0)} ms a step{' '}
+                          {formatFlopRate(tfjs.flops / (ms / 1000))}, {ms.toFixed(0)} ms a step{' '}
                           <span className="label-measured">measured · {backend}</span>
                         </div>
                       )}
@@ -196,6 +248,7 @@ export function PlannerPanel() {
               })}
             </tbody>
           </table>
+          <VerdictView />
           <BatchCurve />
           {plans.some((p) => p.key === 'frozen-cached') && (
             <p className="hint" data-testid="planner-cache-note">
