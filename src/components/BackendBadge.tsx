@@ -3,6 +3,7 @@ import { BACKEND_ORDER, type BackendRequest } from '../core/backend';
 import { commands } from '../store/commands';
 import { selectBusy } from '../store/selectors';
 import { useLab } from './useLab';
+import './BackendBadge.css';
 
 /** Which backend trains, on which adapter, with which limits, and why a faster one was not used. */
 export function BackendBadge() {

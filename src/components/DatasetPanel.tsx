@@ -4,6 +4,7 @@ import { commands } from '../store/commands';
 import { selectBusy } from '../store/selectors';
 import { ProgressBar } from './ProgressBar';
 import { useLab } from './useLab';
+import './DatasetPanel.css';
 
 /** Drop zone, folder picker and sample button, then classes, counts and every skipped file. */
 export function DatasetPanel() {

@@ -3,6 +3,7 @@ import type { PreviewImage } from '../core/protocol';
 import { commands } from '../store/commands';
 import { selectEngineFree } from '../store/selectors';
 import { useLab } from './useLab';
+import './PreviewGrid.css';
 
 function PreviewTile({ image }: { image: PreviewImage }) {
   const canvas = useRef<HTMLCanvasElement>(null);

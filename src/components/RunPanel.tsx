@@ -5,6 +5,7 @@ import { selectEngineFree, selectTraining } from '../store/selectors';
 import type { LabState } from '../store/types';
 import { ProgressBar } from './ProgressBar';
 import { useLab } from './useLab';
+import './RunPanel.css';
 
 const RECENT_STEPS = 10;
 
