@@ -29,13 +29,14 @@ export interface ColumnVerdict {
   /** Whether that peak is within the card. */ fits: boolean;
   /** Peak as a multiple of the card (1.5: half again as much as the card holds). */ ratio: number;
   /** Where the forward pass's running total first passes the card; null when it never does. */
-  crossing: { layer: string; runningBytes: number } | null;
+  crossing: { layer: string; index: number; runningBytes: number } | null;
   /** The largest batch from 1 to 4096 whose predicted peak fits; 0 when not even batch 1 does. */
   largestBatch: number;
 }
 
 export interface Verdict {
   phase: TrainingPhase;
+  /** Layers of the model, to say how deep a crossing is. */ layerCount: number;
   /** The card, bytes. */ limit: number;
   batch: number;
   columns: ColumnVerdict[];
@@ -85,7 +86,7 @@ export function forwardCrossing(
   column: VerdictColumn,
   base: number,
   limit: number,
-): { layer: string; runningBytes: number } | null {
+): { layer: string; index: number; runningBytes: number } | null {
   const { spec, trainable } = input;
   const batch = Math.max(...microBatchSizes(input.batch, input.accumulationSteps ?? 1));
   const checkpointed = input.checkpointing === 'blocks' && !input.backboneOutsideTape;
@@ -93,7 +94,7 @@ export function forwardCrossing(
   const path = onGradientPath(spec, trainable);
   const backbone = new Set(spec.layers.slice(0, spec.backboneLayerCount).map((l) => l.name));
   let kept = base;
-  for (const l of spec.layers) {
+  for (const [index, l] of spec.layers.entries()) {
     if (l.kind === 'input') continue;
     const I = l.inputShapes.reduce((n, s) => n + product(s), 0) * batch * act;
     const O = product(l.outputShape) * batch * act;
@@ -110,15 +111,17 @@ export function forwardCrossing(
       keeps = onPath ? saved : 0;
       running = kept + I + O;
     }
-    if (running > limit) return { layer: l.name, runningBytes: running };
+    if (running > limit) return { layer: l.name, index, runningBytes: running };
     kept += keeps;
   }
   return null;
 }
 
 /**
- * The largest batch from 1 to `MAX_VERDICT_BATCH` whose predicted peak fits, by bisection (the
- * planner's peak grows with the batch); 0 when batch 1 does not fit.
+ * The largest batch from 1 to `MAX_VERDICT_BATCH` whose predicted peak fits; 0 when batch 1 does not.
+ * The planner's peak grows with the batch, piecewise linearly (the largest of a few candidates, each
+ * affine in the batch), so a secant through batch 1 lands near the answer in a few plans of a large
+ * model; bisection between the last batch that fitted and the first that did not finishes it.
  */
 export function largestFittingBatch(
   spec: ModelSpec,
@@ -127,15 +130,24 @@ export function largestFittingBatch(
   column: VerdictColumn,
   limit: number,
 ): number {
-  const fits = (b: number) =>
-    columnPlan(planInput(spec, { ...config, batchSize: b }, phase), column).peakBytes <= limit;
-  if (!fits(1)) return 0;
-  if (fits(MAX_VERDICT_BATCH)) return MAX_VERDICT_BATCH;
+  const peak = (b: number) =>
+    columnPlan(planInput(spec, { ...config, batchSize: b }, phase), column).peakBytes;
+  const p1 = peak(1);
+  if (p1 > limit) return 0;
   let lo = 1;
-  let hi = MAX_VERDICT_BATCH;
+  let hi = MAX_VERDICT_BATCH + 1;
+  let guess = 2;
+  for (let i = 0; i < 8 && hi - lo > 1; i++) {
+    const b = Math.min(hi - 1, Math.max(lo + 1, guess));
+    const p = peak(b);
+    if (p <= limit) lo = b;
+    else hi = b;
+    guess = p > p1 ? Math.floor(1 + ((limit - p1) * (b - 1)) / (p - p1)) : hi - 1;
+    if (p <= limit && guess <= lo) guess = lo * 2;
+  }
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (fits(mid)) lo = mid;
+    if (peak(mid) <= limit) lo = mid;
     else hi = mid;
   }
   return lo;
@@ -162,7 +174,7 @@ export function seedVerdict(
       largestBatch: largestFittingBatch(spec, config, phase, column, limit),
     };
   });
-  return { phase, limit, batch: config.batchSize, columns };
+  return { phase, layerCount: spec.layers.length, limit, batch: config.batchSize, columns };
 }
 
 /** The trainable set of a phase as the verdict names it. */
@@ -199,7 +211,7 @@ export function crossingWords(v: Verdict): string {
   if (over.length === 0) return 'No column crosses the card.';
   const parts = over.map((c) =>
     c.crossing
-      ? `at ${c.crossing.layer} in ${COLUMN_LABELS[c.column]} (${formatBytes(c.crossing.runningBytes)} by then)`
+      ? `at ${c.crossing.layer} in ${COLUMN_LABELS[c.column]} (layer ${c.crossing.index} of ${v.layerCount})`
       : `only after the forward pass in ${COLUMN_LABELS[c.column]} (backward or the update)`,
   );
   return `The forward pass crosses ${formatBytes(v.limit)} ${parts.join('; ')}.`;
