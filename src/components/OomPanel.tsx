@@ -117,7 +117,7 @@ export function OomPanel() {
             remedy,
             config: { ...config, ...remedy.patch },
             predictedBytes: null,
-            limit,
+            limit: remedy.patch.budgetBytes ?? limit,
             fits: null,
           }))
         ).map((r) => (
