@@ -169,7 +169,12 @@ describe('seedVerdict', () => {
     );
     expect(trainableWords(spec, config, 'fine-tune')).toBe('all layers');
     expect(trainableWords(spec, { ...config, fineTune: { kind: 'last', n: 2 } }, 'fine-tune')).toBe(
-      '4 of 8 layers',
+      '2 of 5 backbone layers',
     );
+    // A number above the model's depth means all of it, as Keras' layers[-N:] does.
+    expect(trainableWords(spec, { ...config, fineTune: { kind: 'last', n: 100000 } }, 'fine-tune')).toBe(
+      'all layers',
+    );
+    expect(trainableWords(spec, { ...config, fineTune: { kind: 'head' } }, 'fine-tune')).toBe('head only');
   });
 });

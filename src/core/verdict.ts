@@ -7,7 +7,7 @@
 import { formatBytes } from './memory';
 import { product, type LayerSpec, type ModelSpec } from './modelSpec';
 import { microBatchSizes, planInput, planKeras, planTfjs, type Plan, type PlanInput } from './planner';
-import { resolveTrainable } from './trainable';
+import { fineTunedBackbone } from './trainable';
 import type { TrainConfig, TrainingPhase } from './trainConfig';
 
 export type VerdictColumn = 'tfjs' | 'keras-fp32' | 'keras-fp16';
@@ -177,13 +177,13 @@ export function seedVerdict(
   return { phase, layerCount: spec.layers.length, limit, batch: config.batchSize, columns };
 }
 
-/** The trainable set of a phase as the verdict names it. */
+/** The trainable set of a phase as the verdict names it, counted on the model as `layers[-N:]` counts. */
 export function trainableWords(spec: ModelSpec, config: TrainConfig, phase: TrainingPhase): string {
   if (phase === 'frozen') return 'head only (frozen phase)';
-  const trainable = resolveTrainable(spec, phase, config.fineTune);
-  return trainable.size === spec.layers.length
-    ? 'all layers'
-    : `${trainable.size} of ${spec.layers.length} layers`;
+  const unfrozen = fineTunedBackbone(spec, config.fineTune).length;
+  const backbone = spec.backboneLayerCount - 1;
+  if (unfrozen === 0) return 'head only';
+  return unfrozen === backbone ? 'all layers' : `${unfrozen} of ${backbone} backbone layers`;
 }
 
 const times = (ratio: number) => `${Number(ratio.toPrecision(3))}×`;
