@@ -10,6 +10,7 @@ export type LayerKind =
   | 'depthwiseConv2d'
   | 'batchNormalization'
   | 'activation'
+  | 'relu'
   | 'zeroPadding2d'
   | 'rescaling'
   | 'normalization'
@@ -38,6 +39,8 @@ export interface LayerSpec {
   fixedWeightSizes: number[];
   /** Fused activation of a Conv2D/Dense layer, or the function of an Activation layer. */
   activation?: string;
+  /** ReLU layer: the cap of its output (6 for MobileNetV2's ReLU6), absent when uncapped. */
+  maxValue?: number;
   /** Dropout: whether the mask is shared across spatial positions (EfficientNet's stochastic depth). */
   sharedMask?: boolean;
   /** Multiply-accumulates of the layer for one example, for FLOP counts. */

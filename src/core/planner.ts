@@ -1,4 +1,5 @@
 import { layerParams, product, type LayerSpec, type ModelSpec } from './modelSpec';
+import { cutSegments } from './segments';
 import { resolveTrainable } from './trainable';
 import type { TrainConfig, TrainingPhase } from './trainConfig';
 
@@ -128,6 +129,12 @@ interface Recipe {
   /** Temporaries beyond the output while the layer runs in inference mode. */
   inferenceTemp: number;
   /**
+   * Intermediate results the layer leaves in the caller's scope besides its output: they live until the
+   * enclosing tidy ends, under the tape and outside it alike (ReLU6's uncapped ReLU, as its layer
+   * computes it without a tidy of its own).
+   */
+  scoped: number;
+  /**
    * Temporaries of the layer's gradient, freed once it is done (they sit on top of the kept gradients
    * while it runs). Only checkpointed segments use it: there a segment can end on a large BatchNorm,
    * while the plain step's calibrated peak is the end of backprop over the whole model.
@@ -142,11 +149,19 @@ function recipe(layer: LayerSpec, s: Sizes, mode: TapeMode, trains: boolean): Re
   const X = O;
   // The input's gradient exists when something before this layer needs it.
   const dx = mode === 'path' || mode === 'frozen-path' ? I : 0;
-  const r = (saved: number, internal: number, inferenceTemp = 0, exact = true, spike = 0): Recipe => ({
+  const r = (
+    saved: number,
+    internal: number,
+    inferenceTemp = 0,
+    exact = true,
+    spike = 0,
+    scoped = 0,
+  ): Recipe => ({
     saved,
     grad: mode === 'off' ? 0 : dx + internal,
     inferenceTemp,
     backwardSpike: mode === 'off' ? 0 : spike,
+    scoped,
     exact,
   });
   switch (layer.kind) {
@@ -173,6 +188,12 @@ function recipe(layer: LayerSpec, s: Sizes, mode: TapeMode, trains: boolean): Re
     case 'activation':
       if (layer.activation === 'swish') return r(4 * X + 4, 3 * X, 2 * X);
       return r(2 * X, X, X, false);
+    case 'relu':
+      // relu saves its input. ReLU6 then clips the relu output, which stays in the caller's scope (the
+      // layer has no tidy of its own), and clip saves it too. Backprop tidies each op's gradient: clip's
+      // result is kept beside the input's; relu's step and cast (a counted copy) are the spike.
+      if (layer.maxValue === undefined) return r(X, 0, 0, true, 2 * X);
+      return r(2 * X, X, 0, true, 2 * X, X);
     case 'zeroPadding2d':
     case 'globalAveragePooling2d':
       return r(I, 0);
@@ -194,7 +215,14 @@ function recipe(layer: LayerSpec, s: Sizes, mode: TapeMode, trains: boolean): Re
     }
     case 'input':
       return r(0, 0);
-    case 'normalization':
+    case 'normalization': {
+      // (cast(x) - mean) / max(sqrt(variance), eps): sub and div each save a full-size input and a
+      // per-channel statistic; the statistics' own ops save three more. Outside the tape the counted
+      // cast and the difference sit beside the output; the gradient runs div, sub's reshape and
+      // cast's copy.
+      const stats = s.C * F32;
+      return r(2 * X + 6 * stats + F32, 2 * X, 2 * X + 6 * stats);
+    }
     case 'other':
       return r(I + O, O, O, false);
   }
@@ -260,61 +288,19 @@ export function microBatchSizes(n: number, k: number): number[] {
   return Array.from({ length: parts }, (_, i) => Math.floor(n / parts) + (i < n % parts ? 1 : 0));
 }
 
-// Keras block prefixes, as ml/train/segments.ts cuts them: EfficientNet 'block2a_', MobileNetV2
-// 'block_2_', ResNet/DenseNet 'conv2_block1_'.
-/** Keras block prefixes where checkpointing may cut: EfficientNet 'block2a_', MobileNetV2 'block_2_', ResNet 'conv2_block1_'. */
-export const SEGMENT_PREFIX = /^(block\d+[a-z]+|block_\d+|conv\d+_block\d+)_/;
-
 /**
- * The checkpoint segments of a model, by layer name, with the trainer's rule (ml/train/segments.ts):
- * layers in a depth-first post-order from the output, cut before a layer whose block differs from the
- * current segment's, but only where exactly one tensor is live. Layers before the first block form
- * 'stem', those after the last 'top'. The input layer is in no segment.
+ * The checkpoint segments of a model, by layer name, with the trainer's rule (core/segments.ts). The
+ * input layer is in no segment.
  */
 export function checkpointSegments(spec: ModelSpec): { name: string; layers: string[] }[] {
   const byName = new Map(spec.layers.map((l) => [l.name, l]));
   const output = spec.layers[spec.layers.length - 1];
   if (!output) return [];
-  const order: LayerSpec[] = [];
-  const done = new Set<string>();
-  const stack: { l: LayerSpec; expanded: boolean }[] = [{ l: output, expanded: false }];
-  for (let top = stack.pop(); top; top = stack.pop()) {
-    if (done.has(top.l.name)) continue;
-    if (top.expanded) {
-      done.add(top.l.name);
-      order.push(top.l);
-      continue;
-    }
-    stack.push({ l: top.l, expanded: true });
-    for (const n of [...top.l.inputs].reverse()) {
-      const l = byName.get(n);
-      if (l) stack.push({ l, expanded: false });
-    }
-  }
-  const position = new Map(order.map((l, i) => [l.name, i]));
-  const lastUse = order.map(() => -1);
-  order.forEach((l, i) => {
-    for (const n of l.inputs) lastUse[position.get(n) ?? 0] = i;
-  });
-  const segments: { name: string; layers: string[] }[] = [];
-  let current = { name: 'stem', layers: [] as string[] };
-  let live = (lastUse[0] ?? -1) > 0 ? 1 : 0;
-  for (let i = 1; i < order.length; i++) {
-    const l = order[i]!;
-    const key = SEGMENT_PREFIX.exec(l.name)?.[1] ?? (current.name === 'stem' ? 'stem' : 'top');
-    const cutHere = live === 1 && (lastUse[i - 1] ?? -1) >= i && current.layers.length > 0;
-    if (cutHere && key !== current.name) {
-      segments.push(current);
-      current = { name: key, layers: [] };
-    } else if (current.layers.length === 0) {
-      current.name = key;
-    }
-    current.layers.push(l.name);
-    if ((lastUse[i] ?? -1) > i) live++;
-    for (const used of new Set(l.inputs.map((n) => position.get(n) ?? 0))) if (lastUse[used] === i) live--;
-  }
-  segments.push(current);
-  return segments;
+  return cutSegments<string>({
+    output: output.name,
+    inputs: (name) => byName.get(name)?.inputs ?? [],
+    layer: (name) => name,
+  }).map((s) => ({ name: s.name, layers: s.steps }));
 }
 
 type Candidate = { at: Plan['at']; categories: PlanCategories; byLayer: Map<string, number> };
@@ -343,7 +329,8 @@ function tapedLayers(
     if (!rec.exact) approximate.add(layer.className);
     return {
       layer: layer.name,
-      out: s.O,
+      // The model's input is the batch, counted as input.
+      out: layer.kind === 'input' ? 0 : s.O,
       weightGradients: trains ? s.Pt : 0,
       fixed: trains ? sum(layer.fixedWeightSizes) * F32 : 0,
       ...rec,
@@ -369,6 +356,8 @@ function backboneInference(spec: ModelSpec, batch: number, approximate: Set<stri
     const rec = recipe(layer, s, 'off', false);
     if (!rec.exact) approximate.add(layer.className);
     if (layer.kind === 'input') continue;
+    // What a layer leaves in the scope stays until the backbone's tidy ends.
+    live += rec.scoped;
     peak = Math.max(peak, live + s.O + rec.inferenceTemp);
     live += s.O;
     outBytes.set(layer.name, s.O);
@@ -417,9 +406,9 @@ function tapedCandidates(
       categories: cats(params, held.input, {
         gradients: held.accumulator,
         savedActivations: saved,
-        transient: sum(perLayer.map((l) => l.out)) + features,
+        transient: sum(perLayer.map((l) => l.out + l.scoped)) + features,
       }),
-      byLayer: at((l) => l.saved + l.out),
+      byLayer: at((l) => l.saved + l.out + l.scoped),
     },
     {
       at: 'backward',
@@ -475,6 +464,7 @@ function checkpointedCandidates(
     let outputs = 0;
     let peak = 0;
     for (const l of layers) {
+      outputs += l.scoped;
       peak = Math.max(peak, outputs + l.out + l.inferenceTemp);
       outputs += l.out;
     }
@@ -511,9 +501,9 @@ function checkpointedCandidates(
         categories: cats(params, held.input, {
           gradients: held.accumulator + doneGradients,
           savedActivations: kept(s) + saved,
-          transient: dy + snapshot + sum(layers.map((l) => l.out)),
+          transient: dy + snapshot + sum(layers.map((l) => l.out + l.scoped)),
         }),
-        byLayer: layerMap(layers, (l) => l.saved + l.out),
+        byLayer: layerMap(layers, (l) => l.saved + l.out + l.scoped),
       },
       {
         at: 'backward',

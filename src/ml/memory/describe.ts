@@ -8,6 +8,7 @@ const KINDS: Record<string, LayerKind> = {
   BatchNormalization: 'batchNormalization',
   KerasBatchNormalization: 'batchNormalization',
   Activation: 'activation',
+  ReLU: 'relu',
   ZeroPadding2D: 'zeroPadding2d',
   Rescaling: 'rescaling',
   Normalization: 'normalization',
@@ -74,6 +75,8 @@ export function describeModel(model: tf.LayersModel, backboneLayerCount: number)
     };
     const activation = activationOf(layer);
     if (activation) spec.activation = activation;
+    const maxValue = layer.getConfig()['maxValue'];
+    if (kind === 'relu' && typeof maxValue === 'number') spec.maxValue = maxValue;
     if (kind === 'dropout') spec.sharedMask = layer.getConfig()['noiseShape'] != null;
     return spec;
   });

@@ -3,6 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { trainableLayers } from '../../core/modelSpec';
 import { checkpointSegments, planTfjs, predictionError } from '../../core/planner';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
+import { EFFICIENTNET_V2_VARIANTS, efficientNetV2 } from '../models/efficientnetV2';
+import { initializers } from '../models/graph';
+import { attachHead, type Classifier } from '../models/head';
+import { buildClassifier as buildLabModel } from '../models/registry';
 import { noiseBatch, tinyClassifier } from '../train/fixtures';
 import { blockSegments } from '../train/segments';
 import { Trainer } from '../train/trainer';
@@ -148,6 +152,80 @@ describe('planner against tf.profile on the cpu backend', () => {
       model.dispose();
     },
   );
+
+  // One configuration per family the lab builds, each where a family's own layers set the peak.
+  const lab = (id: 'mobilenetv2' | 'tiny', size: number): Classifier =>
+    buildLabModel({
+      id,
+      height: size,
+      width: size,
+      includePreprocessing: true,
+      // The packaged nsfwjs weights' preprocessing, as browser/engine.ts builds it.
+      ...(id === 'mobilenetv2' ? { inputScale: { scale: 1 / 255, offset: 0 } } : {}),
+      numClasses: 3,
+      seed: 1,
+    });
+  // EfficientNetV2-B0 at a quarter of its width and half its depth: fused MBConv stages, then MBConv.
+  const smallV2 = (size: number): Classifier => {
+    const arch = efficientNetV2({
+      ...EFFICIENTNET_V2_VARIANTS['v2-b0'],
+      widthCoefficient: 0.25,
+      depthCoefficient: 0.5,
+    });
+    const init = initializers(1);
+    const input = tf.input({ shape: [size, size, 3], name: 'input_layer' });
+    const features = arch.features(input, { includePreprocessing: true, imagenetLayout: false, init });
+    return attachHead(input, features, 3, init, 'small_v2');
+  };
+  type FamilyCase = [
+    label: string,
+    size: number,
+    batch: number,
+    build: (size: number) => Classifier,
+    outside: boolean,
+    at: string,
+  ];
+  const mobileNet = (n: number) => lab('mobilenetv2', n);
+  const FAMILIES: FamilyCase[] = [
+    // ReLU6 leaves its uncapped ReLU in the scope, on the tape and outside it.
+    ['MobileNetV2 ×1/255, frozen on tape', 48, 4, mobileNet, false, 'forward'],
+    ['MobileNetV2 ×1/255, frozen outside the tape', 64, 8, mobileNet, true, 'backbone'],
+    [
+      'EfficientNet B0-style (Tiny, Normalization), frozen on tape',
+      48,
+      4,
+      (n) => lab('tiny', n),
+      false,
+      'forward',
+    ],
+    // Normalization's counted cast and difference set the backbone's peak at its first layers.
+    ['EfficientNetV2 fused, frozen outside the tape', 96, 8, smallV2, true, 'backbone'],
+  ];
+
+  it.each(FAMILIES)('%s at %i px, batch %i: within 3%', async (_label, size, batch, build, outside, at) => {
+    const { model, backboneLayerCount } = build(size);
+    const spec = describeModel(model, backboneLayerCount);
+    const trainer = new Trainer(model, backboneLayerCount, { frozenBackboneOutsideTape: outside, seed: 1 });
+    trainer.compile('frozen', 1e-3, 0);
+    const data = noiseBatch(batch, size, 3, 1);
+    await trainer.step(data);
+    const measured = await tf.profile(async () => {
+      await trainer.step(data);
+    });
+    const plan = planTfjs({
+      spec,
+      batch,
+      trainable: trainableLayers(spec, 'frozen', 0),
+      optimizer: 'adam',
+      backboneOutsideTape: outside,
+    });
+    expect(plan.at).toBe(at);
+    expect(plan.approximateKinds).toEqual([]);
+    expect(Math.abs(predictionError(plan.peakBytes, measured.peakBytes))).toBeLessThan(3);
+    tf.dispose(data);
+    trainer.dispose();
+    model.dispose();
+  });
 
   it("cuts the same checkpoint segments as the trainer's blockSegments", () => {
     for (const [preset, size] of [

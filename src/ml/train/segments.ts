@@ -1,5 +1,5 @@
-import { SEGMENT_PREFIX } from '../../core/planner';
 import type * as tf from '@tensorflow/tfjs';
+import { cutSegments } from '../../core/segments';
 
 /**
  * Consecutive layer calls of a model with exactly one tensor flowing in and one flowing out, so the
@@ -14,67 +14,22 @@ export interface Segment {
   layers: tf.layers.Layer[];
 }
 
-/** Every tensor of a single-input, single-output functional model, inputs before the layers that use them. */
-function topologicalOrder(model: tf.LayersModel): tf.SymbolicTensor[] {
+/**
+ * Cuts the model's graph into segments at block boundaries with core/segments' rule (a cut only where a
+ * single tensor is live, 'stem' before the first block, 'top' after the last) and maps each onto the
+ * model's symbolic tensors and layers.
+ */
+export function blockSegments(model: tf.LayersModel): Segment[] {
   const [output] = model.outputs;
   if (model.inputs.length !== 1 || model.outputs.length !== 1 || !output) {
     throw new Error('Checkpointing needs a model with one input and one output.');
   }
-  const order: tf.SymbolicTensor[] = [];
-  const done = new Set<number>();
-  // Iterative post-order walk: deep models would overflow a recursive one.
-  const stack: { t: tf.SymbolicTensor; expanded: boolean }[] = [{ t: output, expanded: false }];
-  for (let top = stack.pop(); top; top = stack.pop()) {
-    if (done.has(top.t.id)) continue;
-    if (top.expanded) {
-      done.add(top.t.id);
-      order.push(top.t);
-      continue;
-    }
-    stack.push({ t: top.t, expanded: true });
-    for (const input of [...top.t.inputs].reverse()) stack.push({ t: input, expanded: false });
-  }
-  return order;
-}
-
-/**
- * Cuts the model's graph into segments at block boundaries (Keras layer-name prefixes). A cut is only
- * made where a single tensor is live, so residual connections stay inside a segment; layers before
- * the first block form 'stem' and those after the last form 'top' (with the head). A model without
- * block names is one segment.
- */
-export function blockSegments(model: tf.LayersModel): Segment[] {
-  const order = topologicalOrder(model);
-  const position = new Map(order.map((t, i) => [t.id, i]));
-  const lastUse = order.map(() => -1);
-  order.forEach((t, i) => {
-    for (const input of t.inputs) lastUse[position.get(input.id)!] = i;
+  const cut = cutSegments<tf.SymbolicTensor>({
+    output,
+    inputs: (t) => t.inputs,
+    layer: (t) => t.sourceLayer.name,
   });
-  const keyOf = (t: tf.SymbolicTensor, previous: string): string =>
-    SEGMENT_PREFIX.exec(t.sourceLayer.name)?.[1] ?? (previous === 'stem' ? 'stem' : 'top');
-
-  const input = model.inputs[0]!;
-  const segments: Segment[] = [];
-  let current: Segment = { name: 'stem', input, steps: [], layers: [] };
-  let live = lastUse[0]! > 0 ? 1 : 0;
-  for (let i = 1; i < order.length; i++) {
-    const t = order[i]!;
-    const key = keyOf(t, current.name);
-    // Valid cut before t: the only live tensor is the one just computed.
-    const cutHere = live === 1 && lastUse[i - 1]! >= i && current.steps.length > 0;
-    if (cutHere && key !== current.name) {
-      segments.push(current);
-      current = { name: key, input: order[i - 1]!, steps: [], layers: [] };
-    } else if (current.steps.length === 0) {
-      current.name = key;
-    }
-    current.steps.push(t);
-    current.layers.push(t.sourceLayer);
-    if (lastUse[i]! > i) live++;
-    for (const used of new Set(t.inputs.map((x) => position.get(x.id)!))) if (lastUse[used] === i) live--;
-  }
-  segments.push(current);
-  return segments;
+  return cut.map((s) => ({ ...s, layers: s.steps.map((t) => t.sourceLayer) }));
 }
 
 /**
