@@ -6,6 +6,7 @@ import {
   applyRemedy,
   crossingCategory,
   fixClaim,
+  fixOutcome,
   rankRemedies,
   remediesFor,
   specAt,
@@ -247,5 +248,41 @@ describe('ranking remedies with the planner', () => {
     expect(crossingCategory(plan, plan.peakBytes * 0.7)).not.toBeNull();
     expect(crossingCategory(plan, plan.peakBytes)).toBeNull();
     expect(crossingCategory(plan, 1)).toBe('weights');
+  });
+});
+
+describe('fixOutcome', () => {
+  const fix = { predictedBytes: 61.2e6, fits: true, limit: 90e6, phase: 'fine-tune' as const };
+
+  it('puts the claim next to the measured peak of the same phase, with the difference', () => {
+    const o = fixOutcome(
+      fix,
+      [
+        { phase: 'frozen', peakBytes: 80e6 },
+        { phase: 'fine-tune', peakBytes: 60.1e6 },
+        { phase: 'fine-tune', peakBytes: 60.8e6 },
+        { phase: 'fine-tune' },
+      ],
+      false,
+    );
+    expect(o).toEqual({
+      claim: 'claimed: fits, 61.2 MB predicted',
+      measured: 'measured: 60.8 MB, fits (−0.7%)',
+      kept: true,
+      peakBytes: 60.8e6,
+    });
+  });
+
+  it('says when the claim was not kept, and waits before the first step', () => {
+    const over = fixOutcome(fix, [{ phase: 'fine-tune', peakBytes: 95e6 }], false);
+    expect(over.measured).toBe('measured: 95.0 MB, does not fit (+55.2%)');
+    expect(over.kept).toBe(false);
+    const waiting = fixOutcome(fix, [{ phase: 'frozen', peakBytes: 5e6 }], false);
+    expect(waiting.measured).toBe('measured: waiting for the first fine-tune step');
+    expect(waiting.kept).toBeNull();
+    const again = fixOutcome(fix, [], true);
+    expect(again.measured).toBe('measured: ran out of memory again');
+    expect(again.kept).toBe(false);
+    expect(fixOutcome({ ...fix, fits: false }, [], true).kept).toBe(true);
   });
 });

@@ -223,6 +223,51 @@ export function fixClaim(ranked: RankedRemedy): FixClaim | undefined {
   return { predictedBytes: ranked.predictedBytes, fits: ranked.fits, limit: ranked.limit };
 }
 
+/** A fix's claim read against what the run with it measured. */
+export interface FixOutcomeWords {
+  /** e.g. "claimed: fits, 61.2 MB predicted". */ claim: string;
+  /** e.g. "measured: 60.8 MB, fits (−0.7%)": the measured peak against the claim. */ measured: string;
+  /** Whether the measurement agrees with the claim on fitting; null before the first measured step. */
+  kept: boolean | null;
+  /** The highest measured step peak of the fix's phase, bytes; null before one. */ peakBytes: number | null;
+}
+
+/** Signed percent with a true minus sign, one decimal: "−0.7%", "+3.2%". */
+function signedPercent(x: number): string {
+  const text = Math.abs(x).toFixed(1);
+  return `${x < 0 && text !== '0.0' ? '−' : '+'}${text}%`;
+}
+
+/**
+ * The claim of an applied fix beside the measured step peak of the same phase: `batches` are the run's
+ * steps (those without a measured peak are skipped), `ranOut` whether the run with the fix ran out again.
+ */
+export function fixOutcome(
+  fix: FixClaim & { phase: TrainingPhase },
+  batches: readonly { phase: TrainingPhase; peakBytes?: number }[],
+  ranOut: boolean,
+): FixOutcomeWords {
+  const peaks = batches.filter((b) => b.phase === fix.phase).flatMap((b) => b.peakBytes ?? []);
+  const peak = peaks.length > 0 ? Math.max(...peaks) : null;
+  const claim = `claimed: ${fix.fits ? 'fits' : 'does not fit'}, ${formatBytes(fix.predictedBytes)} predicted`;
+  if (peak === null)
+    return {
+      claim,
+      measured: `measured: ${ranOut ? 'ran out of memory again' : `waiting for the first ${fix.phase} step`}`,
+      kept: ranOut ? !fix.fits : null,
+      peakBytes: null,
+    };
+  const fits = !ranOut && (!Number.isFinite(fix.limit) || peak <= fix.limit);
+  const verdict = Number.isFinite(fix.limit) || ranOut ? (fits ? ', fits' : ', does not fit') : '';
+  const vsClaim = signedPercent(((peak - fix.predictedBytes) / fix.predictedBytes) * 100);
+  return {
+    claim,
+    measured: `measured: ${formatBytes(peak)}${verdict} (${vsClaim})`,
+    kept: fits === fix.fits,
+    peakBytes: peak,
+  };
+}
+
 /** The planner's categories in the order a training step brings them alive. */
 export const ALLOCATION_ORDER: readonly (keyof Plan['categories'])[] = [
   'weights',
