@@ -228,23 +228,22 @@ describe('planner against tf.profile on the cpu backend', () => {
   });
 
   it("cuts the same checkpoint segments as the trainer's blockSegments", () => {
-    for (const [preset, size] of [
-      [EFFICIENTNET_PRESETS.tiny, 32],
-      [{ ...EFFICIENTNET_PRESETS.b0, widthCoefficient: 0.25 }, 64],
-    ] as const) {
-      const { model, backboneLayerCount } = buildClassifier({
-        ...preset,
-        height: size,
-        width: size,
-        numClasses: 3,
-        seed: 1,
-      });
+    const legacy = (preset: typeof EFFICIENTNET_PRESETS.tiny, size: number) =>
+      buildClassifier({ ...preset, height: size, width: size, numClasses: 3, seed: 1 });
+    for (const { model, backboneLayerCount } of [
+      legacy(EFFICIENTNET_PRESETS.tiny, 32),
+      legacy({ ...EFFICIENTNET_PRESETS.b0, widthCoefficient: 0.25 }, 64),
+      // MobileNetV2 names its blocks 'block_2_', and its residual adds read the block's input.
+      lab('mobilenetv2', 32),
+      smallV2(32),
+    ]) {
       const planned = checkpointSegments(describeModel(model, backboneLayerCount));
       const trained = blockSegments(model).map((s) => ({
         name: s.name,
         layers: s.layers.map((l) => l.name),
       }));
       expect(planned).toEqual(trained);
+      expect(planned.length).toBeGreaterThan(3);
       model.dispose();
     }
   });
