@@ -342,3 +342,33 @@ describe('predictionError', () => {
     expect(predictionError(5, 0)).toBe(0);
   });
 });
+
+describe("planTfjs on MobileNetV2's ReLU6", () => {
+  // The toy model with its swish replaced by a ReLU layer, capped at 6 or not.
+  const withRelu = (maxValue?: number): ModelSpec => ({
+    ...spec,
+    layers: spec.layers.map((l) =>
+      l.name === 'act'
+        ? layer({
+            ...l,
+            kind: 'relu',
+            className: 'ReLU',
+            activation: undefined,
+            ...(maxValue ? { maxValue } : {}),
+          })
+        : l,
+    ),
+  });
+  const frozen = (s: ModelSpec) =>
+    planTfjs(input({ spec: s, trainable: trainableLayers(s, 'frozen', 0), batch: 16 }));
+  const activation = 8 * 8 * 16 * 16 * 4;
+
+  it('keeps the uncapped relu alive until the forward pass ends', () => {
+    const capped = frozen(withRelu(6));
+    const plain = frozen(withRelu());
+    expect(capped.approximateKinds).toEqual([]);
+    expect(capped.at).toBe('forward');
+    // One more saved input (clip's) and the relu output left in the scope.
+    expect(capped.peakBytes - plain.peakBytes).toBe(2 * activation);
+  });
+});
