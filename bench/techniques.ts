@@ -5,13 +5,13 @@ import type { TrainingPhase } from '../src/core/trainConfig';
 import { describeModel } from '../src/ml/memory/describe';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../src/ml/models/efficientnet';
 import { noiseBatch } from '../src/ml/train/fixtures';
+import { Trainer } from '../src/ml/train/trainer';
 import {
   DEFAULT_TRAINER_OPTIONS,
-  Trainer,
   type StepBatch,
   type StepMetrics,
   type TrainerOptions,
-} from '../src/ml/train/trainer';
+} from '../src/ml/train/types';
 import type { BenchRow, BenchSide } from './types';
 
 /**

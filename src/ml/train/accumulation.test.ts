@@ -1,7 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradientDifference, noiseBatch, tinyClassifier, withoutDropout } from './fixtures';
-import { microBatchSizes, Trainer, type TrainerOptions } from './trainer';
+import { microBatchSizes } from '../../core/planner';
+import { Trainer } from './trainer';
+import type { TrainerOptions } from './types';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

@@ -35,6 +35,19 @@ function snapshotState(segment: Segment): () => void {
 }
 
 /**
+ * The forward pass outside the tape: runs every segment but the last on the previous one's output,
+ * pushing each output onto `boundaries` (which starts with the batch). Inputs of segments before
+ * `first`, which are never recomputed, are freed as soon as the next segment has run.
+ */
+function forward(segments: readonly Segment[], boundaries: tf.Tensor[], first: number): void {
+  setStepPhase('forward');
+  for (let s = 0; s < segments.length - 1; s++) {
+    boundaries.push(tf.tidy(() => runSegment(segments[s]!, boundaries[s]!, true)));
+    if (s > 0 && s < first) boundaries[s]!.dispose();
+  }
+}
+
+/**
  * Gradient checkpointing. Forward segment by segment outside the tape, keeping only each segment's
  * input; then, from the last segment back, recompute one segment under the tape and backpropagate
  * through it alone (gradientsWithDy, with the incoming dy), so only one segment's activations
@@ -59,12 +72,7 @@ export function checkpointedGradients(
   const grads: tf.NamedTensorMap = {};
   let dy: tf.Tensor | undefined;
   try {
-    setStepPhase('forward');
-    for (let s = 0; s < last; s++) {
-      boundaries.push(tf.tidy(() => runSegment(segments[s]!, boundaries[s]!, true)));
-      // Inputs of segments that are never recomputed are not needed once the next one has run.
-      if (s > 0 && s < first) boundaries[s]!.dispose();
-    }
+    forward(segments, boundaries, first);
     const held = boundaries.slice(Math.max(1, first), last + 1);
     const boundaryBytes = distinctBytes(held);
     setStepPhase('backward');

@@ -3,7 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../core/protocol';
 import { FeatureCache } from './featureCache';
 import { noiseBatch, tinyClassifier, withoutDropout } from './fixtures';
-import { runTraining, Trainer, type RunContext } from './trainer';
+import { evaluate, evaluateCached } from './evaluation';
+import { runTraining, type RunContext } from './runLoop';
+import { Trainer } from './trainer';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -195,10 +197,10 @@ describe('runTraining with the feature cache', () => {
         for (let b = 0; b < 2; b++) yield noiseBatch(3, SIZE, CLASSES, b + 20);
       });
     const cache = new FeatureCache();
-    const plain = await trainer.evaluate(data());
-    const filling = await trainer.evaluate(data(), undefined, undefined, cache);
+    const plain = await evaluate(trainer, data());
+    const filling = await evaluate(trainer, data(), undefined, undefined, cache);
     cache.complete();
-    const cached = await trainer.evaluateCached(cache);
+    const cached = await evaluateCached(trainer, cache);
     expect(filling.loss).toBeCloseTo(plain.loss, 5);
     expect(cached.loss).toBeCloseTo(plain.loss, 5);
     expect(cached.accuracy).toBe(plain.accuracy);

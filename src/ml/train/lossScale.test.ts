@@ -2,7 +2,8 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradientDifference, noiseBatch, relativeDifference, tinyClassifier } from './fixtures';
 import { DEFAULT_LOSS_SCALE_OPTIONS, DynamicLossScale } from './lossScale';
-import { Trainer, type TrainerOptions } from './trainer';
+import { Trainer } from './trainer';
+import type { TrainerOptions } from './types';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

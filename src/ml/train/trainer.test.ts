@@ -6,7 +6,9 @@ import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
 import { attributeOutputs, trackLayers } from '../memory/layerContext';
 import { registeredVariables, setDropoutRate } from '../tfjsInternals';
 import { applyPhase } from './freeze';
-import { forEachBatch, runTraining, Trainer } from './trainer';
+import { forEachBatch } from './iteration';
+import { runTraining } from './runLoop';
+import { Trainer } from './trainer';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

@@ -1,0 +1,271 @@
+import type * as tf from '@tensorflow/tfjs';
+import { EarlyStopping } from '../../core/earlyStopping';
+import type { StepProfile } from '../../core/memory';
+import type { EngineEvent, TrainResult } from '../../core/protocol';
+import type { TrainingPhase } from '../../core/trainConfig';
+import type { Batch } from '../data/pipeline';
+import { evaluate, evaluateCached } from './evaluation';
+import { FEATURE_CACHE_LIMIT_BYTES, FeatureCache } from './featureCache';
+import type { Unfreeze } from './freeze';
+import { forEachBatch, forEachCached } from './iteration';
+import type { Trainer } from './trainer';
+import type { Metrics, StepBatch, StepMetrics } from './types';
+
+/** One phase of the plan. */
+export interface PhasePlan {
+  phase: TrainingPhase;
+  epochs: number;
+  learningRate: number;
+  /** Backbone layers this phase unfreezes: the last N, or these names. */
+  unfreeze: Unfreeze;
+}
+
+/** What the run loop needs from its surroundings. */
+export interface RunContext {
+  /** Fresh data set for a split and epoch (the epoch reseeds shuffling and augmentation). */
+  dataset: (split: 'train' | 'validation', epoch: number) => tf.data.Dataset<Batch>;
+  /** Batches per training epoch, for progress. */ batchesPerEpoch: number;
+  /** EarlyStopping patience on val_loss. */ patience: number;
+  /** Milliseconds since the run started. */ now: () => number;
+  /** Receives phase, batch and epoch events. */ emit: (event: EngineEvent) => void;
+  /** True once the user pressed Stop; checked between steps. */ shouldStop: () => boolean;
+  /** Ends the data sets early after a failure, so the rest can be drained quickly. */ abort: () => void;
+  /** Peak live bytes of the step that just ran, when measured. */ stepPeakBytes?: () => number;
+  /** The tf.profile summary of the step that just ran, in precise mode. */ stepProfile?: () => StepProfile | null;
+  /** Runs one training step under the backend's error capture (WebGPU error scopes), rethrowing what it catches. */
+  guardStep: <T>(step: () => Promise<T>) => Promise<T>;
+  /** Lets messages (Stop) and timers (memory sampling) run between steps. */ yieldToEventLoop: () => Promise<void>;
+  /**
+   * Cache the frozen backbone's features on the host in the first frozen epoch and train the head on
+   * them afterwards. Only for data whose pixels never change (no augmentation); `seed` reshuffles the
+   * cached images each epoch, `limitBytes` caps the host memory (default FEATURE_CACHE_LIMIT_BYTES).
+   */
+  featureCache?: { seed: number; limitBytes?: number };
+}
+
+/** The feature caches of one frozen phase, with the settings they were made with. */
+interface PhaseCaches {
+  train: FeatureCache;
+  validation: FeatureCache;
+  seed: number;
+  limitBytes: number;
+}
+
+/** What the phases have done so far; `epochIndex` counts epochs across phases (it seeds the data). */
+interface RunState {
+  phases: TrainingPhase[];
+  last: Metrics;
+  epochIndex: number;
+}
+
+/** Where in the run a step is. */
+interface StepPlace {
+  phase: TrainingPhase;
+  epoch: number;
+}
+
+/** Training loss and accuracy summed over an epoch's images, weighted by batch size. */
+interface EpochSums {
+  loss: number;
+  accuracy: number;
+  seen: number;
+}
+
+/** Frozen phase then fine-tuning, with EarlyStopping per phase (as the seed's two fit() calls). */
+export async function runTraining(
+  trainer: Trainer,
+  plan: readonly PhasePlan[],
+  ctx: RunContext,
+): Promise<TrainResult> {
+  const run: RunState = { phases: [], last: { loss: Number.NaN, accuracy: Number.NaN }, epochIndex: 0 };
+  let outcome: TrainResult['outcome'] = 'completed';
+  for (const p of plan) {
+    if (p.epochs <= 0) continue;
+    outcome = await runPhase(trainer, p, ctx, run);
+    if (outcome === 'stopped') break;
+  }
+  return {
+    outcome,
+    phases: run.phases,
+    valLoss: run.last.loss,
+    valAccuracy: run.last.accuracy,
+    lastPhase: run.phases[run.phases.length - 1] ?? null,
+  };
+}
+
+/** One phase: recompile for it, then its epochs until they end, EarlyStopping ends them, or Stop. */
+async function runPhase(
+  trainer: Trainer,
+  p: PhasePlan,
+  ctx: RunContext,
+  run: RunState,
+): Promise<TrainResult['outcome']> {
+  const summary = trainer.compile(p.phase, p.learningRate, p.unfreeze);
+  run.phases.push(p.phase);
+  ctx.emit({
+    kind: 'phase',
+    phase: p.phase,
+    t: ctx.now(),
+    ...summary,
+    batchesPerEpoch: ctx.batchesPerEpoch,
+    epochs: p.epochs,
+  });
+  const early = new EarlyStopping(ctx.patience);
+  const caches = phaseCaches(trainer, ctx);
+  // An epoch that EarlyStopping ends does not advance epochIndex: the next phase starts on its seed.
+  for (let epoch = 0; epoch < p.epochs; epoch++, run.epochIndex++) {
+    const val = await runEpoch(trainer, { phase: p.phase, epoch }, run.epochIndex, ctx, caches);
+    if (!val) return 'stopped';
+    run.last = val;
+    if (Number.isFinite(val.loss) && early.update(val.loss)) {
+      ctx.emit({
+        kind: 'log',
+        level: 'info',
+        message: `EarlyStopping: val_loss did not improve for ${ctx.patience} epochs; ${p.phase} phase ends after epoch ${epoch + 1}.`,
+      });
+      return 'early-stopped';
+    }
+  }
+  return 'completed';
+}
+
+/** Feature caches for a phase whose backbone runs outside the tape, when the run asks for them. */
+function phaseCaches(trainer: Trainer, ctx: RunContext): PhaseCaches | null {
+  if (!ctx.featureCache || !trainer.backboneOutsideTape) return null;
+  const limitBytes = ctx.featureCache.limitBytes ?? FEATURE_CACHE_LIMIT_BYTES;
+  return {
+    train: new FeatureCache(limitBytes),
+    validation: new FeatureCache(limitBytes),
+    seed: ctx.featureCache.seed,
+    limitBytes,
+  };
+}
+
+/** Trains one epoch, then validates; the validation metrics, or null when stopped. */
+async function runEpoch(
+  trainer: Trainer,
+  place: StepPlace,
+  epochIndex: number,
+  ctx: RunContext,
+  caches: PhaseCaches | null,
+): Promise<Metrics | null> {
+  const sums = await trainEpoch(trainer, place, epochIndex, ctx, caches);
+  if (!sums) return null;
+  const filling = caches !== null && !caches.train.ready;
+  caches?.train.complete();
+  const val = caches?.validation.ready
+    ? await evaluateCached(trainer, caches.validation, ctx.shouldStop)
+    : await evaluate(
+        trainer,
+        ctx.dataset('validation', epochIndex),
+        ctx.shouldStop,
+        ctx.abort,
+        caches?.validation.active ? caches.validation : undefined,
+      );
+  if (ctx.shouldStop()) return null;
+  caches?.validation.complete();
+  if (caches && filling) ctx.emit(cacheReport(caches));
+  ctx.emit({
+    kind: 'epoch',
+    ...place,
+    loss: sums.loss / sums.seen,
+    accuracy: sums.accuracy / sums.seen,
+    valLoss: val.loss,
+    valAccuracy: val.accuracy,
+    t: ctx.now(),
+  });
+  return val;
+}
+
+/** The training batches of one epoch, from the feature cache once it is complete; null when stopped. */
+async function trainEpoch(
+  trainer: Trainer,
+  place: StepPlace,
+  epochIndex: number,
+  ctx: RunContext,
+  caches: PhaseCaches | null,
+): Promise<EpochSums | null> {
+  const sums: EpochSums = { loss: 0, accuracy: 0, seen: 0 };
+  const step = (batch: StepBatch, i: number) => trainStep(trainer, batch, i, place, ctx, caches, sums);
+  const stopped = caches?.train.ready
+    ? await forEachCached(caches.train, caches.seed + epochIndex, ctx.shouldStop, step)
+    : await forEachBatch(ctx.dataset('train', epochIndex), ctx.shouldStop, step, ctx.abort);
+  return stopped ? null : sums;
+}
+
+/** One guarded training step, added into the epoch's sums and reported as a batch event. */
+async function trainStep(
+  trainer: Trainer,
+  batch: StepBatch,
+  index: number,
+  place: StepPlace,
+  ctx: RunContext,
+  caches: PhaseCaches | null,
+  sums: EpochSums,
+): Promise<void> {
+  const start = performance.now();
+  const m = await ctx.guardStep(() =>
+    batch.xs && caches?.train.active
+      ? fillStep(trainer, { xs: batch.xs, ys: batch.ys }, caches.train)
+      : trainer.step(batch),
+  );
+  const peakBytes = ctx.stepPeakBytes?.();
+  const profile = ctx.stepProfile?.() ?? null;
+  const n = batch.ys.shape[0];
+  sums.loss += m.loss * n;
+  sums.accuracy += m.accuracy * n;
+  sums.seen += n;
+  ctx.emit({
+    kind: 'batch',
+    ...place,
+    batch: index,
+    batchesPerEpoch: ctx.batchesPerEpoch,
+    loss: m.loss,
+    accuracy: m.accuracy,
+    breakdown: m.breakdown,
+    technique: m.technique,
+    lossScale: m.lossScale,
+    ...(peakBytes !== undefined ? { peakBytes } : {}),
+    ...(profile ? { profile } : {}),
+    stepMs: performance.now() - start,
+    t: ctx.now(),
+  });
+  await ctx.yieldToEventLoop();
+}
+
+/**
+ * A frozen-phase step of the cache-filling epoch: the backbone runs outside the tape, as in any frozen
+ * step; its features are stored on the host and handed to the step, so the backbone runs once.
+ */
+async function fillStep(trainer: Trainer, batch: Batch, cache: FeatureCache): Promise<StepMetrics> {
+  const features = trainer.backboneFeatures(batch.xs);
+  try {
+    const metrics = await trainer.step({ ...batch, features });
+    await cache.add(features, batch.ys);
+    return metrics;
+  } finally {
+    features.dispose();
+  }
+}
+
+/** The log line that says what the feature cache holds, or why it was not used. */
+function cacheReport({ train, validation, limitBytes }: PhaseCaches): EngineEvent {
+  if (!train.ready || !validation.ready) {
+    const mb = (limitBytes / 2 ** 20).toFixed(0);
+    const which = [!train.ready && 'training', !validation.ready && 'validation']
+      .filter(Boolean)
+      .join(' and ');
+    return {
+      kind: 'log',
+      level: 'info',
+      message: `Feature cache: the ${which} features would not fit in its host memory limit (${mb} MB); those batches run the backbone every epoch.`,
+    };
+  }
+  const shape = train.featureShape?.join('×') ?? '?';
+  const mb = ((train.bytes + validation.bytes) / 2 ** 20).toFixed(1);
+  return {
+    kind: 'log',
+    level: 'info',
+    message: `Feature cache: stored the frozen backbone's ${shape} features of ${train.count} training and ${validation.count} validation images (${mb} MB of host memory). Later frozen epochs train the head on them: no decoding, no backbone.`,
+  };
+}
