@@ -2,11 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { ResourceExhaustedError } from '../ml/memory/budget';
 import { classifyFailure, realFailure, type ScopeError } from '../ml/memory/classify';
 import type { LargestAllocation } from '../ml/memory/recorder';
-import { webglContext, webgpuDevice } from '../ml/tfjsInternals';
-
-/** The WebGPU device tfjs uses, or null on other backends. */
-export const gpuDevice = webgpuDevice;
-export { webglContext };
+import { webgpuDevice } from '../ml/tfjsInternals';
 
 async function popScopes(device: GPUDevice): Promise<ScopeError[]> {
   const errors: ScopeError[] = [];

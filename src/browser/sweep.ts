@@ -1,7 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
+import type { EngineEvent, LargestBatchResult } from '../core/protocol';
 import {
+  gridPoints,
+  largestBatchSearch,
   predictSweepKeras,
   predictSweepPeak,
+  skipCause,
+  type SweepGrid,
   type SweepPoint,
   type SweepPreset,
   type SweepTarget,
@@ -16,6 +21,17 @@ import { StepPeak } from '../ml/memory/stepPeak';
 import { buildClassifier } from '../ml/models/registry';
 import { Trainer } from '../ml/train/trainer';
 import { makeStepGuard } from './gpuGuard';
+
+/** Random pixels with cycling labels: a point's memory depends on the batch's shape, not its values. */
+function syntheticBatch(target: SweepTarget, numClasses: number): { xs: tf.Tensor4D; ys: tf.Tensor1D } {
+  return tf.tidy(() => ({
+    xs: tf.randomUniform([target.batch, target.size, target.size, 3], 0, 255) as tf.Tensor4D,
+    ys: tf.tensor1d(
+      Array.from({ length: target.batch }, (_, i) => i % numClasses),
+      'int32',
+    ),
+  }));
+}
 
 /**
  * One sweep point: the configured architecture at size×size with zero weights (memory does not depend
@@ -51,13 +67,7 @@ export async function measurePoint(
   const guard = makeStepGuard(recorder);
   const peak = new StepPeak(backendName);
   const trainer = new Trainer(model, backboneLayerCount, { seed: config.seed });
-  const batch = tf.tidy(() => ({
-    xs: tf.randomUniform([target.batch, target.size, target.size, 3], 0, 255) as tf.Tensor4D,
-    ys: tf.tensor1d(
-      Array.from({ length: target.batch }, (_, i) => i % numClasses),
-      'int32',
-    ),
-  }));
+  const batch = syntheticBatch(target, numClasses);
   try {
     trainer.compile(preset.phase, config.fineTuneLearningRate, fineTunedBackbone(spec, preset.fineTune));
     await guard(() => trainer.step(batch));
@@ -83,4 +93,55 @@ export async function measurePoint(
     offBudget();
     offAttribution();
   }
+}
+
+/** What the sweep loops need from the engine. */
+export interface PointRunner {
+  /** Measures one point; `fresh` first releases everything and re-creates the backend (clear_session). */
+  measure: (target: SweepTarget, preset: SweepPreset, fresh: boolean) => Promise<SweepPoint>;
+  /** True once the user pressed Stop; checked between points. */ shouldStop: () => boolean;
+  /** Receives each point as it ends. */ emit: (e: EngineEvent) => void;
+}
+
+/**
+ * A sweep: one measured step per grid point, each on a fresh backend, so tfjs' pool, which keeps a
+ * buffer for every size it has seen, cannot make later points look bigger. Larger batches after a
+ * budget OOM are skipped. Stop ends it between points.
+ */
+export async function sweepGrid(grid: SweepGrid, runner: PointRunner): Promise<SweepPoint[]> {
+  const points: SweepPoint[] = [];
+  for (const target of gridPoints(grid)) {
+    if (runner.shouldStop()) break;
+    const preset = grid.presets.find((p) => p.id === target.presetId);
+    if (!preset) continue;
+    const cause = skipCause(points, target);
+    const point: SweepPoint = cause
+      ? { ...target, status: 'skipped', predictedBytes: cause.predictedBytes }
+      : await runner.measure(target, preset, true);
+    points.push(point);
+    runner.emit({ kind: 'sweep-point', point });
+  }
+  return points;
+}
+
+/** The largest batch in [lo, hi] that fits, by binary search, each probe measured like a sweep point. */
+export async function searchLargestBatch(
+  preset: SweepPreset,
+  size: number,
+  range: { lo: number; hi: number },
+  runner: PointRunner,
+): Promise<LargestBatchResult> {
+  const points: SweepPoint[] = [];
+  let search = largestBatchSearch.start(range.lo, range.hi);
+  // Fits or not is decided against the simulated card, which counts live tensors: the pool does not
+  // change it, so probes share one backend (and its compiled programs) until a real failure.
+  let fresh = true;
+  while (!search.done && !runner.shouldStop()) {
+    const point = await runner.measure({ batch: search.next, size, presetId: preset.id }, preset, fresh);
+    fresh = point.status === 'oom' && point.oomKind !== 'budget';
+    points.push(point);
+    runner.emit({ kind: 'sweep-point', point });
+    search = largestBatchSearch.advance(search, point.status === 'measured');
+  }
+  return { largest: search.done ? search.largest : null, points };
 }

@@ -1,0 +1,153 @@
+import type * as tf from '@tensorflow/tfjs';
+import type { LayerNames } from '../core/layerTable';
+import type { ModelSpec } from '../core/modelSpec';
+import { catalogEntry, type ModelId } from '../core/models';
+import type { EngineEvent, WeightsLoaded, WeightsReport } from '../core/protocol';
+import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
+import { describeModel } from '../ml/memory/describe';
+import { buildClassifier } from '../ml/models/registry';
+import { SessionWeights } from './weights';
+
+/** Pixels in [0, 1], as nsfwjs feeds its MobileNetV2. */
+const NSFWJS_INPUT_SCALE = { scale: 1 / 255, offset: 0 };
+
+/**
+ * The lab's classifier for a configuration: the Keras backbone with its preprocessing (pixels in 0–255)
+ * and the seed's head. The packaged nsfwjs MobileNetV2 was trained on pixels in [0, 1], so its model
+ * scales by 1/255 where Keras' MobileNetV2 would map to [-1, 1].
+ */
+function buildLabClassifier(
+  config: Pick<TrainConfig, 'model' | 'height' | 'width' | 'weights'>,
+  numClasses: number,
+  seed: number,
+  init: 'random' | 'zeros' = 'random',
+) {
+  return buildClassifier({
+    id: config.model,
+    height: config.height,
+    width: config.width,
+    includePreprocessing: true,
+    imagenetLayout: config.weights === 'file',
+    ...(config.weights === 'nsfwjs' ? { inputScale: NSFWJS_INPUT_SCALE } : {}),
+    numClasses,
+    seed,
+    init,
+  });
+}
+
+/** A built model's layer names, for resolving the trainable-set rule (core/trainable.ts) on it. */
+export function layerNames(model: tf.LayersModel, backboneLayerCount: number): LayerNames {
+  return { name: model.name, backboneLayerCount, layers: model.layers.map((l) => ({ name: l.name })) };
+}
+
+/** The model of the last run, kept so a run can continue after Stop or an OOM. */
+export interface KeptModel {
+  model: tf.LayersModel;
+  backboneLayerCount: number;
+  preset: TrainConfig['model'];
+  numClasses: number;
+  height: number;
+  width: number;
+}
+
+/** The log line for a freshly built model: where its weights came from, or that they are random. */
+function builtMessage(config: TrainConfig, numClasses: number, report: WeightsReport | null): string {
+  const name = catalogEntry(config.model).displayName;
+  return (
+    `${name} built at ${config.height}×${config.width} for ${numClasses} classes, ` +
+    (report
+      ? `weights from ${report.source}: ${report.matchedLayers} layers (${report.matchedParams.toLocaleString('en-US')} parameters) loaded, ${report.missing.length} kept their initialisation (${report.missing.slice(0, 6).join(', ')}${report.missing.length > 6 ? ', …' : ''}).`
+      : 'random initialisation (memory use does not depend on weight values).')
+  );
+}
+
+/**
+ * The engine's models: the one of the last run (kept after Stop or an OOM so it stays usable, replaced
+ * on the next fresh run) and the weights loaded this session, applied to every fresh build.
+ */
+export class LabModels {
+  private kept: KeptModel | null = null;
+  private readonly weights = new SessionWeights();
+
+  /**
+   * A fresh model, or, when continuing, the kept one: rebuilt at the new input size with its weights
+   * copied when the resolution changed (EfficientNet's weights do not depend on the input size).
+   */
+  async prepare(
+    config: TrainConfig,
+    numClasses: number,
+    resumeFrom: TrainingPhase | undefined,
+    emit: (e: EngineEvent) => void,
+  ): Promise<KeptModel & { resumed: boolean }> {
+    const name = catalogEntry(config.model).displayName;
+    const kept = this.kept;
+    const reusable = resumeFrom && kept && kept.preset === config.model && kept.numClasses === numClasses;
+    if (reusable && kept.height === config.height && kept.width === config.width) {
+      emit({
+        kind: 'log',
+        level: 'info',
+        message: `Continuing ${name} from its last good weights (${resumeFrom} phase).`,
+      });
+      return { ...kept, resumed: true };
+    }
+    const built = buildLabClassifier(config, numClasses, config.seed);
+    if (reusable) {
+      // The new variables take the old buffers by reference count, so freeing the old model keeps them.
+      built.model.setWeights(kept.model.getWeights());
+      emit({
+        kind: 'log',
+        level: 'info',
+        message: `Continuing ${name} at ${config.height}×${config.width} with the weights it had at ${kept.height}×${kept.width}.`,
+      });
+    } else {
+      if (resumeFrom)
+        emit({
+          kind: 'log',
+          level: 'warn',
+          message: 'No kept model to continue from (it was released or does not match); starting afresh.',
+        });
+      let report: WeightsReport | null;
+      try {
+        report = await this.weights.apply(built.model, config.weights);
+      } catch (err) {
+        built.model.dispose();
+        throw err;
+      }
+      emit({ kind: 'log', level: 'info', message: builtMessage(config, numClasses, report) });
+    }
+    this.dispose();
+    this.kept = { ...built, preset: config.model, numClasses, height: config.height, width: config.width };
+    return { ...this.kept, resumed: !!reusable };
+  }
+
+  /** The planner's view of a model: built with zero weights (shapes are all it needs), described, freed. */
+  describe(model: ModelId, height: number, width: number, numClasses: number): ModelSpec {
+    const built = buildLabClassifier({ model, height, width, weights: 'random' }, numClasses, 1, 'zeros');
+    try {
+      return describeModel(built.model, built.backboneLayerCount);
+    } finally {
+      built.model.dispose();
+    }
+  }
+
+  /** Reads dropped weight files or a URL and keeps them for the runs of this session. */
+  loadWeights(input: { files: File[] } | { url: string }): Promise<WeightsLoaded> {
+    return this.weights.load(input);
+  }
+
+  /** What the chosen weights would match in the configured model, without training. */
+  async weightsReport(config: TrainConfig, numClasses: number): Promise<WeightsReport | null> {
+    const built = buildLabClassifier(config, numClasses, 1, 'zeros');
+    try {
+      return await this.weights.report(built.model, config.weights);
+    } finally {
+      built.model.dispose();
+    }
+  }
+
+  /** Frees the kept model. */
+  dispose(): void {
+    this.kept?.model.dispose();
+    this.kept = null;
+  }
+}
