@@ -162,6 +162,19 @@ export function setDropoutRate(layer: tf.layers.Layer, rate: number): void {
   Object.assign(layer, { rate });
 }
 
+/**
+ * A layer's own weight lists, whatever its trainable flag: the weights it trains when trainable, and
+ * those it never trains (BatchNorm's moving statistics). tfjs-layers 4.22: Layer keeps them in the
+ * protected `_trainableWeights` and private `_nonTrainableWeights`; the public getters fold the flag
+ * in (a frozen layer's trainableWeights is empty).
+ */
+export function layerWeightLists(layer: tf.layers.Layer): {
+  trainable: tf.LayerVariable[];
+  nonTrainable: tf.LayerVariable[];
+} {
+  return { trainable: layer['_trainableWeights'], nonTrainable: layer['_nonTrainableWeights'] };
+}
+
 /** tfjs-backend-webgpu 4.22's WebGPUBackend, told apart by the fields the lab reads. */
 const isWebGPU = (backend: tf.KernelBackend): backend is WebGPUBackend =>
   'device' in backend && 'adapterInfo' in backend;
