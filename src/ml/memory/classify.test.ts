@@ -71,7 +71,7 @@ describe('realFailure', () => {
     );
     expect(err.name).toBe('ResourceExhaustedError');
     expect(err.message.split('\n')[0]).toBe(
-      'OOM when allocating tensor with shape[268435457] and type float32 on webgpu (one tensor above maxBufferSize 1024.0 MiB: 0.0 MiB in use, 1024.0 MiB requested)',
+      'OOM when allocating tensor with shape[268435457] and type float32 on webgpu (one tensor above maxBufferSize 1.07 GB: 1.00 KB in use, 1.07 GB requested)',
     );
   });
 });
