@@ -5,6 +5,7 @@ import { LessonsPanel } from './components/LessonsPanel';
 import { LogPanel } from './components/LogPanel';
 import { MemoryPanel } from './components/MemoryPanel';
 import { MetricsPanel } from './components/MetricsPanel';
+import { Notice } from './components/Notice';
 import { OomPanel } from './components/OomPanel';
 import { PlannerPanel } from './components/PlannerPanel';
 import { PreviewGrid } from './components/PreviewGrid';
@@ -21,6 +22,7 @@ export function App() {
         </h1>
         <BackendBadge />
       </header>
+      <Notice />
       <main className="layout">
         <div className="column">
           <DatasetPanel />

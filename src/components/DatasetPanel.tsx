@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import type { ScanResult } from '../core/scan';
 import { commands } from '../store/commands';
 import { selectBusy } from '../store/selectors';
+import { estimateRemainingMs } from '../core/eta';
 import { ProgressBar } from './ProgressBar';
 import { useLab } from './useLab';
 import './DatasetPanel.css';
@@ -22,7 +23,15 @@ export function DatasetPanel() {
               label={`Checking images in "${dataset.name}"`}
               done={dataset.progress.done}
               total={dataset.progress.total}
-              recentMs={dataset.progress.done > 0 ? [dataset.progress.elapsedMs / dataset.progress.done] : []}
+              remainingMs={
+                dataset.progress.done > 0
+                  ? estimateRemainingMs({
+                      done: dataset.progress.done,
+                      total: dataset.progress.total,
+                      recentStepMs: [dataset.progress.elapsedMs / dataset.progress.done],
+                    })
+                  : null
+              }
             />
           ) : (
             <p>Reading the folder…</p>
@@ -57,7 +66,8 @@ function DropZone() {
       onDrop={(e) => {
         e.preventDefault();
         setOver(false);
-        if (!busy) void commands().dropFolder(e.dataTransfer);
+        // Refused with a message while a job runs (the client says why); never silently ignored.
+        void commands().dropFolder(e.dataTransfer);
       }}
     >
       <p>Drop a folder here: one sub-folder per class, images at any depth below it.</p>

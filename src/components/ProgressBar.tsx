@@ -1,17 +1,19 @@
-import { estimateRemainingMs, formatDuration } from '../core/eta';
+import { formatDuration } from '../core/eta';
 
 interface Props {
   label: string;
   done: number;
   total: number;
-  /** Recent step durations in ms, for the ETA; pass elapsed/done when steps are uniform. */
-  recentMs: readonly number[];
+  /**
+   * Time left in ms (from the store's selectors or the caller's own estimate); null while unknown;
+   * left out for work that has ended.
+   */
+  remainingMs?: number | null;
   detail?: string;
 }
 
 /** An accessible progress bar with counts and a time estimate. */
-export function ProgressBar({ label, done, total, recentMs, detail }: Props) {
-  const remaining = estimateRemainingMs({ done, total, recentStepMs: recentMs });
+export function ProgressBar({ label, done, total, remainingMs, detail }: Props) {
   const pct = total > 0 ? Math.min(100, (100 * done) / total) : 0;
   return (
     <div className="progress">
@@ -19,8 +21,9 @@ export function ProgressBar({ label, done, total, recentMs, detail }: Props) {
         <span>{label}</span>
         <span data-testid="progress-count">
           {done} / {total}
-          {detail ? ` · ${detail}` : ''} ·{' '}
-          {remaining === null ? 'estimating…' : `about ${formatDuration(remaining)} left`}
+          {detail ? ` · ${detail}` : ''}
+          {remainingMs === null && ' · estimating…'}
+          {typeof remainingMs === 'number' && ` · about ${formatDuration(remainingMs)} left`}
         </span>
       </div>
       <div

@@ -1,26 +1,19 @@
-import { isTrainable } from '../core/scan';
-import { validateTrainConfig } from '../core/settings';
 import { commands } from '../store/commands';
-import { selectEngineFree, selectTraining } from '../store/selectors';
+import { selectCanTrain, selectRunProgress, selectTraining } from '../store/selectors';
 import type { LabState } from '../store/types';
+import { FixOutcome } from './FixOutcome';
 import { ProgressBar } from './ProgressBar';
 import { useLab } from './useLab';
 import './RunPanel.css';
-
-const RECENT_STEPS = 10;
 
 /** Train and Stop, progress with an ETA, what each phase trains, and how the run ended. */
 export function RunPanel() {
   const run = useLab((s) => s.run);
   // A run needs the engine to itself: a sweep or another run holding it keeps Train disabled.
-  const engineFree = useLab(selectEngineFree);
+  const canTrain = useLab(selectCanTrain);
   const active = useLab(selectTraining);
-  const scan = useLab((s) => s.dataset.scan);
-  const configOk = useLab((s) => validateTrainConfig(s.config).length === 0);
-  const canTrain = engineFree && !!scan && isTrainable(scan) && configOk;
-  const last = run.batches[run.batches.length - 1];
-  const phase = run.phases[run.phases.length - 1];
-  const recent = run.batches.slice(-RECENT_STEPS).map((b) => b.stepMs);
+  const hasData = useLab((s) => s.dataset.scan !== null);
+  const progress = useLab(selectRunProgress);
   return (
     <section className="panel" aria-labelledby="run-title">
       <h2 id="run-title">3 · Train</h2>
@@ -46,20 +39,22 @@ export function RunPanel() {
           {run.status}
         </span>
       </div>
-      {!scan && <p className="muted">Load data first (step 1).</p>}
-      {(active || run.progress.done > 0) && (
+      {!hasData && <p className="muted">Load data first (step 1).</p>}
+      {(active || progress.done > 0) && (
         <ProgressBar
           label="Training"
-          done={run.progress.done}
-          total={run.progress.total}
-          recentMs={recent}
-          detail={
-            last
-              ? `${last.phase} phase, epoch ${last.epoch + 1}, batch ${last.batch + 1}/${phase?.batchesPerEpoch ?? '?'}`
-              : 'building the model…'
-          }
+          done={progress.done}
+          total={progress.total}
+          {...(active ? { remainingMs: progress.etaMs } : {})}
+          detail={progress.where}
         />
       )}
+      {progress.ended && (
+        <p className="muted" data-testid="run-ended">
+          {progress.ended}
+        </p>
+      )}
+      <FixOutcome fix={run.appliedFix} batches={run.batches} ranOut={run.status === 'oom'} />
       <PhaseList phases={run.phases} />
       {run.error && (
         <p role="alert" className="error-text" data-testid="run-error">

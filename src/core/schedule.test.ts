@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchesPerEpoch, plannedEpochs, plannedSteps } from './schedule';
+import { batchesPerEpoch, plannedPhases } from './schedule';
 
 describe('batchesPerEpoch', () => {
   it('counts a partial last batch', () => {
@@ -13,17 +13,19 @@ describe('batchesPerEpoch', () => {
   });
 });
 
-describe('plannedSteps', () => {
-  const config = { frozenEpochs: 3, fineTuneEpochs: 2, batchSize: 16 };
+describe('plannedPhases', () => {
+  const config = { frozenEpochs: 3, fineTuneEpochs: 2 };
 
-  it('plans both phases of a fresh run', () => {
-    expect(plannedEpochs(config)).toBe(5);
-    expect(plannedSteps(config, 40)).toBe(5 * 3);
+  it('plans both phases of a fresh run, and leaves out a phase with no epochs', () => {
+    expect(plannedPhases(config)).toEqual([
+      { phase: 'frozen', epochs: 3 },
+      { phase: 'fine-tune', epochs: 2 },
+    ]);
+    expect(plannedPhases({ ...config, fineTuneEpochs: 0 })).toEqual([{ phase: 'frozen', epochs: 3 }]);
   });
 
   it('plans the fine-tune phase alone when the run resumes there', () => {
-    expect(plannedEpochs(config, 'fine-tune')).toBe(2);
-    expect(plannedSteps(config, 40, 'fine-tune')).toBe(2 * 3);
-    expect(plannedSteps(config, 40, 'frozen')).toBe(5 * 3);
+    expect(plannedPhases(config, 'fine-tune')).toEqual([{ phase: 'fine-tune', epochs: 2 }]);
+    expect(plannedPhases(config, 'frozen')).toHaveLength(2);
   });
 });

@@ -1,28 +1,23 @@
 import type { TrainConfig, TrainingPhase } from './trainConfig';
 
 /**
- * A run's schedule, derived once here for the engine and the client: batches per epoch and the steps
- * a run plans before EarlyStopping can end a phase early.
+ * A run's schedule, derived once here for the engine and the store: batches per epoch and the phases
+ * a run plans before EarlyStopping can end one early.
  */
 
-/** Batches in one training epoch of `trainCount` images; a partial last batch counts as one. */
-export function batchesPerEpoch(trainCount: number, batchSize: number): number {
-  return Math.ceil(trainCount / batchSize);
+/** Batches in one epoch of `count` images; a partial last batch counts as one. */
+export function batchesPerEpoch(count: number, batchSize: number): number {
+  return Math.ceil(count / batchSize);
 }
 
-/** Epochs a run plans: both phases, or the fine-tune phase alone when it resumes there. */
-export function plannedEpochs(
+/** The phases a run plans with their epochs: both, or fine-tuning alone when it resumes there. */
+export function plannedPhases(
   config: Pick<TrainConfig, 'frozenEpochs' | 'fineTuneEpochs'>,
-  resumeFrom?: TrainingPhase,
-): number {
-  return (resumeFrom === 'fine-tune' ? 0 : config.frozenEpochs) + config.fineTuneEpochs;
-}
-
-/** Training steps a run plans: planned epochs × batches per epoch. */
-export function plannedSteps(
-  config: Pick<TrainConfig, 'frozenEpochs' | 'fineTuneEpochs' | 'batchSize'>,
-  trainCount: number,
-  resumeFrom?: TrainingPhase,
-): number {
-  return plannedEpochs(config, resumeFrom) * batchesPerEpoch(trainCount, config.batchSize);
+  resumeFrom: TrainingPhase | null = null,
+): { phase: TrainingPhase; epochs: number }[] {
+  const phases: { phase: TrainingPhase; epochs: number }[] = [];
+  if (resumeFrom !== 'fine-tune' && config.frozenEpochs > 0)
+    phases.push({ phase: 'frozen', epochs: config.frozenEpochs });
+  if (config.fineTuneEpochs > 0) phases.push({ phase: 'fine-tune', epochs: config.fineTuneEpochs });
+  return phases;
 }

@@ -8,7 +8,6 @@ export const INITIAL_RUN: RunSlice['run'] = {
   phases: [],
   batches: [],
   epochs: [],
-  progress: { done: 0, total: 0 },
   plan: null,
   appliedFix: null,
   result: null,
@@ -34,7 +33,7 @@ export function initialState(): LabState {
     run: INITIAL_RUN,
     memory: INITIAL_MEMORY,
     preview: { status: 'idle', images: [], error: null },
-    planner: { status: 'idle', spec: null, key: '', error: null },
+    planner: { status: 'idle', spec: null, key: '', error: null, alternates: { key: '', specs: [] } },
     weights: { status: 'idle', loaded: null, report: null, key: '', error: null },
     sweep: {
       grid: DEFAULT_SWEEP_GRID,

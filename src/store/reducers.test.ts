@@ -6,12 +6,13 @@ import {
   logged,
   MAX_LOG,
   noticeCleared,
+  plannerAlternate,
   refused,
   weightsLoaded,
 } from './reducers';
 import { runStarted } from './runReducers';
 import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
-import { selectTrainableSet } from './selectors';
+import { selectSpecs, selectTrainableSet } from './selectors';
 
 describe('reducers', () => {
   it('keeps the last 200 log lines', () => {
@@ -39,7 +40,6 @@ describe('reducers', () => {
     const running = runStarted(initialState(), {
       config: DEFAULT_TRAIN_CONFIG,
       plan: { trainCount: 8, validationCount: 2, resumeFrom: null },
-      totalSteps: 3,
       appliedFix: null,
     });
     const loss = { reason: 'destroyed', message: '', what: 'GPU device lost (destroyed)', at: 1 };
@@ -81,5 +81,26 @@ describe('reducers', () => {
     expect([...selectTrainableSet(withSpec)]).toEqual(['input_layer', 'a', 'b', 'head']);
     // Same inputs, same object: views subscribed to it do not re-render.
     expect(selectTrainableSet({ ...withSpec })).toBe(selectTrainableSet(withSpec));
+  });
+});
+
+describe('descriptions of the model at other sizes', () => {
+  const at = (height: number) => ({ name: 'tiny', height, width: height, backboneLayerCount: 1, layers: [] });
+
+  it('keeps one per size for the current model and classes, and drops them for another model', () => {
+    let s = initialState();
+    s = plannerAlternate(s, 'tiny|3', at(40));
+    s = plannerAlternate(s, 'tiny|3', at(40));
+    s = plannerAlternate(s, 'tiny|3', at(32));
+    expect(s.planner.alternates.specs.map((x) => x.height)).toEqual([40, 32]);
+    const tiny = {
+      ...s,
+      config: { ...s.config, model: 'tiny' as const },
+      planner: { ...s.planner, spec: at(48) },
+    };
+    expect(selectSpecs(tiny).map((x) => x.height)).toEqual([48, 40, 32]);
+    const other = { ...tiny, config: { ...tiny.config, model: 'b0' as const } };
+    expect(selectSpecs(other).map((x) => x.height)).toEqual([48]);
+    expect(plannerAlternate(s, 'b0|3', at(40)).planner.alternates.specs).toHaveLength(1);
   });
 });

@@ -111,11 +111,18 @@ export function plannerLoading(s: LabState): LabState {
 }
 
 export function plannerReady(s: LabState, spec: ModelSpec, key: string): LabState {
-  return { ...s, planner: { status: 'ready', spec, key, error: null } };
+  return { ...s, planner: { ...s.planner, status: 'ready', spec, key, error: null } };
 }
 
 export function plannerFailed(s: LabState, key: string, message: string): LabState {
-  return { ...s, planner: { status: 'error', spec: null, key, error: message } };
+  return { ...s, planner: { ...s.planner, status: 'error', spec: null, key, error: message } };
+}
+
+/** One more description of the model at another size; those of another model or class count are dropped. */
+export function plannerAlternate(s: LabState, key: string, spec: ModelSpec): LabState {
+  const kept = s.planner.alternates.key === key ? s.planner.alternates.specs : [];
+  const others = kept.filter((k) => k.height !== spec.height || k.width !== spec.width);
+  return { ...s, planner: { ...s.planner, alternates: { key, specs: [...others, spec] } } };
 }
 
 export function weightsLoading(s: LabState): LabState {

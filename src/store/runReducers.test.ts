@@ -12,7 +12,7 @@ const config = { ...DEFAULT_TRAIN_CONFIG, batchSize: 5, frozenEpochs: 2, fineTun
 const plan = { trainCount: 40, validationCount: 10, resumeFrom: null };
 
 function started(): LabState {
-  return runStarted(initialState(), { config, plan, totalSteps: 24, appliedFix: null });
+  return runStarted(initialState(), { config, plan, appliedFix: null });
 }
 
 const phase = (p: TrainingPhase, t: number): EngineEvent => ({
@@ -163,7 +163,6 @@ describe('run reducers and the progress they show', () => {
     const s = runStarted(initialState(), {
       config,
       plan: { ...plan, resumeFrom: 'fine-tune' },
-      totalSteps: 8,
       appliedFix: null,
     });
     expect(selectRunProgress(s).total).toBe(8);

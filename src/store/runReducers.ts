@@ -26,7 +26,7 @@ function previousOf(run: LabState['run']): PreviousRun | null {
 
 export function runStarted(
   s: LabState,
-  start: { config: TrainConfig; plan: RunPlan; totalSteps: number; appliedFix: AppliedFix | null },
+  start: { config: TrainConfig; plan: RunPlan; appliedFix: AppliedFix | null },
 ): LabState {
   return {
     ...s,
@@ -38,7 +38,6 @@ export function runStarted(
       plan: start.plan,
       appliedFix: start.appliedFix,
       backend: s.engine.backend?.name ?? null,
-      progress: { done: 0, total: start.totalSteps },
     },
     memory: INITIAL_MEMORY,
   };
@@ -155,7 +154,6 @@ function batchDone(s: LabState, e: BatchEvent): LabState {
     run: {
       ...s.run,
       batches: [...s.run.batches, point],
-      progress: { ...s.run.progress, done: s.run.progress.done + 1 },
     },
     memory: { ...s.memory, markers },
   };

@@ -6,11 +6,11 @@
 import { formatDuration } from '../core/eta';
 import type { ModelSpec } from '../core/modelSpec';
 import { stepPeaks } from '../core/phasePeaks';
-import { batchesPerEpoch } from '../core/schedule';
+import { batchesPerEpoch, plannedPhases } from '../core/schedule';
 import { validateTrainConfig } from '../core/settings';
 import { isTrainable } from '../core/scan';
 import { resolveTrainable } from '../core/trainable';
-import type { TrainableSet, TrainConfig, TrainingPhase } from '../core/trainConfig';
+import type { TrainableSet, TrainConfig } from '../core/trainConfig';
 import type { LabState } from './types';
 
 /** Classes the planner assumes before a data set is loaded (the built-in sample has three). */
@@ -39,6 +39,20 @@ export const selectNumClasses = (s: LabState): number =>
 /** What the planner's model description depends on: model, resolution and classes. */
 export const selectPlannerKey = (s: LabState): string =>
   `${s.config.model}|${s.config.height}|${s.config.width}|${selectNumClasses(s)}`;
+
+/** What descriptions of the model at other sizes depend on: model and classes. */
+export const selectModelKey = (s: LabState): string => `${s.config.model}|${selectNumClasses(s)}`;
+
+/** The described model at every size at hand: the current one first, then the alternates for this model. */
+export const selectSpecs = memoThree(
+  (spec: ModelSpec | null, alternates: LabState['planner']['alternates'], key: string): ModelSpec[] => [
+    ...(spec ? [spec] : []),
+    ...(alternates.key === key ? alternates.specs : []),
+  ],
+  (s) => s.planner.spec,
+  (s) => s.planner.alternates,
+  selectModelKey,
+);
 
 /** What the weights' match report depends on. */
 export const selectWeightsKey = (s: LabState): string =>
@@ -91,7 +105,7 @@ function runProgress(run: LabState['run']): RunProgressView {
   const config = run.config;
   if (!config || !run.plan) return { done: 0, total: 0, etaMs: null, where: '', ended: null };
   const perEpoch = batchesPerEpoch(run.plan.trainCount, config.batchSize);
-  const validationBatches = Math.ceil(run.plan.validationCount / config.batchSize);
+  const validationBatches = batchesPerEpoch(run.plan.validationCount, config.batchSize);
   const phases = plannedPhases(config, run.plan.resumeFrom);
   const started = new Set(run.phases.map((p) => p.phase));
   const current = run.phases[run.phases.length - 1]?.phase ?? null;
@@ -114,17 +128,6 @@ function runProgress(run: LabState['run']): RunProgressView {
   const validationMs = timedValidation.length > 0 ? mean(timedValidation) : (step ?? 0) * validationBatches;
   const etaMs = active && step !== null ? Math.max(0, total - done) * step + epochsLeft * validationMs : null;
   return { done, total, etaMs, where: whereText(run, perEpoch), ended: endedText(run, perEpoch) };
-}
-
-function plannedPhases(
-  config: TrainConfig,
-  resumeFrom: TrainingPhase | null,
-): { phase: TrainingPhase; epochs: number }[] {
-  const phases: { phase: TrainingPhase; epochs: number }[] = [];
-  if (resumeFrom !== 'fine-tune' && config.frozenEpochs > 0)
-    phases.push({ phase: 'frozen', epochs: config.frozenEpochs });
-  if (config.fineTuneEpochs > 0) phases.push({ phase: 'fine-tune', epochs: config.fineTuneEpochs });
-  return phases;
 }
 
 /** The step the run is at: the last one done, or, after an OOM, the one that failed. */
@@ -152,7 +155,8 @@ function endedText(run: LabState['run'], perEpoch: number): string | null {
     case 'oom':
       return `Ran out of memory at ${where}${result?.oom ? ` (${result.oom.phase} pass, layer ${result.oom.layer ?? 'unknown'})` : ''}; the model keeps its last good weights.`;
     case 'failed':
-      return run.error ? `Failed: ${run.error}` : 'Failed.';
+      // The error itself is shown beside the run (run.error).
+      return null;
     case 'completed': {
       if (result?.outcome !== 'early-stopped')
         return `Completed: every planned epoch ran (${formatDuration(runMs(run))}).`;
@@ -186,6 +190,21 @@ function memoOne<A, R>(compute: (a: A) => R, pick: (s: LabState) => A): (s: LabS
   return (s) => {
     const a = pick(s);
     if (!last || last.a !== a) last = { a, r: compute(a) };
+    return last.r;
+  };
+}
+
+/** As memoOne, for three inputs. */
+function memoThree<A, B, C, R>(
+  compute: (a: A, b: B, c: C) => R,
+  pickA: (s: LabState) => A,
+  pickB: (s: LabState) => B,
+  pickC: (s: LabState) => C,
+): (s: LabState) => R {
+  let last: { a: A; b: B; c: C; r: R } | null = null;
+  return (s) => {
+    const [a, b, c] = [pickA(s), pickB(s), pickC(s)];
+    if (!last || last.a !== a || last.b !== b || last.c !== c) last = { a, b, c, r: compute(a, b, c) };
     return last.r;
   };
 }

@@ -122,7 +122,6 @@ export interface RunSlice {
     phases: PhaseInfo[];
     batches: BatchPoint[];
     epochs: EpochPoint[];
-    /** Steps done and planned, both phases. */ progress: { done: number; total: number };
     /** Sizes and start the steps are planned from; null before the first run. */ plan: RunPlan | null;
     /** The fix this run was continued with, or null. */ appliedFix: AppliedFix | null;
     result: TrainResult | null;
@@ -208,6 +207,11 @@ export interface PlannerSlice {
     spec: ModelSpec | null;
     /** What the spec was built for, so a stale one is never used. */ key: string;
     error: string | null;
+    /**
+     * The same model described at other input sizes, for fixes that change the size (the planner needs
+     * the real shapes there); `key` is the model and classes they were built for.
+     */
+    alternates: { key: string; specs: ModelSpec[] };
   };
 }
 

@@ -8,7 +8,6 @@ import { formatBytes } from '../core/memory';
 import type { Remedy } from '../core/remedies';
 import { createRng } from '../core/rng';
 import { isTrainable } from '../core/scan';
-import { plannedSteps } from '../core/schedule';
 import { stratifiedSplit } from '../core/split';
 import { gridPoints, validateGrid, type SweepPreset } from '../core/sweep';
 import { trainableLabel } from '../core/trainable';
@@ -344,8 +343,7 @@ export class LabClient implements LabCommands {
     }
     const config = s.config;
     const plan = { trainCount: payload.train.length, validationCount: payload.validation.length, resumeFrom };
-    const totalSteps = plannedSteps(config, plan.trainCount, resumeFrom ?? undefined);
-    actions.runStarted({ config, plan, totalSteps, appliedFix });
+    actions.runStarted({ config, plan, appliedFix });
     try {
       const result = await transport.send(
         { type: 'train', config, dataset: payload, ...(resumeFrom ? { resumeFrom } : {}) },

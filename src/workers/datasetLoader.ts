@@ -5,7 +5,7 @@ import { scanFiles, withoutUndecodable, type FoundFile, type ScanResult } from '
 import { readBlob } from '../browser/decode';
 import { findUndecodable } from '../browser/decodeCheck';
 import type { PickedFile } from '../browser/folder';
-import { actions } from '../store/actions';
+import { actions, appendLog } from '../store/actions';
 
 /** A listed file with where its bytes are. */
 export interface ListedFile {
@@ -32,12 +32,13 @@ export class DatasetLoader {
     this.current = controller;
     const { signal } = controller;
     actions.datasetScanning(name);
+    let folderName = name || 'dropped files';
     try {
       const entries = await list();
-      if (signal.aborted) return null;
+      if (signal.aborted) return replaced(folderName);
       const found = entries.map((e) => e.found);
       const sources = entries.map((e) => e.source);
-      const folderName = name || found[0]?.path.split('/')[0] || 'dropped files';
+      folderName = name || found[0]?.path.split('/')[0] || folderName;
       const first = scanFiles(found);
       const startedAt = performance.now();
       const total = first.items.length;
@@ -58,18 +59,23 @@ export class DatasetLoader {
           }),
         signal,
       );
-      if (signal.aborted) return null;
+      if (signal.aborted) return replaced(folderName);
       const loaded = { name: folderName, scan: withoutUndecodable(first, failures, found), sources };
       actions.datasetReady(loaded);
       return loaded;
     } catch (err) {
-      if (signal.aborted) return null;
+      if (signal.aborted) return replaced(folderName);
       actions.datasetFailed(err instanceof Error ? err.message : String(err));
       throw err;
     } finally {
       if (this.current === controller) this.current = null;
     }
   }
+}
+
+function replaced(name: string): null {
+  appendLog('info', `"${name}" was not loaded: a newer data set replaced it before its check finished.`);
+  return null;
 }
 
 /** The built-in sample's files, from the manifest the build ships. */

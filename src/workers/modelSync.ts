@@ -1,11 +1,14 @@
 // Keeps what the views show about the configured model in step with the settings: the planner's model
 // description and the weights' match report. Each is rebuilt in the engine when what it depends on
 // changes, never while a job holds the engine, and one change asks the engine once.
-import { actions } from '../store/actions';
+import { remediesFor, specsNeeded } from '../core/remedies';
+import { actions, appendLog } from '../store/actions';
 import {
   selectBusy,
   selectConfigProblems,
+  selectModelKey,
   selectNumClasses,
+  selectSpecs,
   selectPlannerKey,
   selectWeightsKey,
 } from '../store/selectors';
@@ -17,12 +20,14 @@ export class ModelSync {
   /** The key being built now, so a second change with the same key does not ask again. */
   private plannerInFlight = '';
   private reportInFlight = '';
+  private alternateInFlight = false;
 
   constructor(private readonly transport: () => Transport | null) {}
 
   refresh(): void {
     void this.refreshPlanner();
     void this.refreshWeightsReport();
+    void this.refreshAlternates();
   }
 
   private free(): Transport | null {
@@ -54,6 +59,42 @@ export class ModelSync {
       actions.plannerFailed(key, messageOf(err));
     } finally {
       this.plannerInFlight = '';
+    }
+  }
+
+  /**
+   * After an OOM, the model at the input sizes its fixes propose, so a smaller-size fix is predicted on
+   * the real shapes at that size. One size at a time; sizes already described are not asked again.
+   */
+  private async refreshAlternates(): Promise<void> {
+    const s = labStore.getState();
+    const spec = s.planner.spec;
+    if (s.run.status !== 'oom' || !s.run.oom || !spec || this.alternateInFlight) return;
+    const transport = this.free();
+    if (!transport) return;
+    const have = selectSpecs(s);
+    const remedies = remediesFor(s.run.oom, s.config, s.run.result?.lastPhase ?? null, spec);
+    const missing = specsNeeded(remedies, s.config).find(
+      (size) => !have.some((h) => h.height === size.height && h.width === size.width),
+    );
+    if (!missing) return;
+    const key = selectModelKey(s);
+    this.alternateInFlight = true;
+    try {
+      const described = await transport.send({
+        type: 'describe',
+        model: s.config.model,
+        ...missing,
+        numClasses: selectNumClasses(s),
+      });
+      actions.plannerAlternate(key, described);
+    } catch (err) {
+      appendLog(
+        'warn',
+        `The model could not be described at ${missing.height}×${missing.width}: ${messageOf(err)}`,
+      );
+    } finally {
+      this.alternateInFlight = false;
     }
   }
 
