@@ -6,13 +6,20 @@ import { labStore } from './store/store';
 import { LabClient } from './workers/client';
 import './styles.css';
 
+declare global {
+  interface Window {
+    /** The e2e and dev test handle (see below); absent from production builds. */
+    __lab?: { store: typeof labStore; commands: LabClient };
+  }
+}
+
 const client = new LabClient();
 provideCommands(client);
 void client.start();
 
 // A read-only handle for e2e tests, compiled into dev and e2e builds only.
 if (import.meta.env.DEV || import.meta.env.MODE === 'e2e') {
-  (window as unknown as { __lab: unknown }).__lab = { store: labStore, commands: client };
+  window.__lab = { store: labStore, commands: client };
 }
 
 createRoot(document.getElementById('root')!).render(

@@ -11,6 +11,7 @@ import {
   type RankedRemedy,
 } from '../core/remedies';
 import { commands } from '../store/commands';
+import { selectSpecs } from '../store/selectors';
 import { useLab } from './useLab';
 
 const KIND_WORDS: Record<OomKind, string> = {
@@ -38,6 +39,7 @@ export function OomPanel() {
   const run = useLab((s) => s.run);
   const config = useLab((s) => s.config);
   const spec = useLab((s) => s.planner.spec);
+  const specs = useLab(selectSpecs);
   if (run.status !== 'oom' || !run.oom) return null;
   const oom = run.oom;
   const phase = run.result?.lastPhase ?? null;
@@ -47,7 +49,7 @@ export function OomPanel() {
     spec !== null && phase !== null && spec.height === config.height && spec.width === config.width;
   const limit = Number.isFinite(oom.limit) ? oom.limit : Number.POSITIVE_INFINITY;
   // Specs at other sizes (a lower-resolution fix) come from the engine; until then that fix says so.
-  const ranked = plannable ? rankRemedies(remedies, [spec], config, phase, limit) : null;
+  const ranked = plannable ? rankRemedies(remedies, specs, config, phase, limit) : null;
   const failing = plannable ? planTfjs(planInput(spec, config, phase)) : null;
   const crossed = failing && Number.isFinite(oom.limit) ? crossingCategory(failing, oom.limit) : null;
   return (

@@ -1,4 +1,5 @@
 import { useId, useState, type DragEvent } from 'react';
+import { chooseModel } from '../core/modelDefaults';
 import type { WeightsChoice } from '../core/models';
 import { commands } from '../store/commands';
 import { updateConfig } from '../store/store';
@@ -40,8 +41,11 @@ export function WeightsField() {
               checked={choice === c.value}
               data-testid={`weights-${c.value}`}
               onChange={() =>
+                // The packaged weights are a MobileNetV2: switching to it takes that model's own size.
                 updateConfig(
-                  c.value === 'nsfwjs' ? { weights: c.value, model: 'mobilenetv2' } : { weights: c.value },
+                  c.value === 'nsfwjs' && model !== 'mobilenetv2'
+                    ? { weights: c.value, ...chooseModel({ weights: c.value }, 'mobilenetv2') }
+                    : { weights: c.value },
                 )
               }
             />

@@ -275,8 +275,10 @@ describe('makeDataset', () => {
       /batchSize must be a positive integer/,
     );
     expect(() => makeDataset(makeItems(3), options({ prefetch: -1 }))).toThrow(RangeError);
+    // A value from outside TypeScript (an old saved setting, a link): the pipeline checks it at run time.
+    const fromOutside: string = 'tpu';
     expect(() =>
-      makeDataset(makeItems(3), options({ augmentOn: 'tpu' as unknown as PipelineOptions['augmentOn'] })),
+      makeDataset(makeItems(3), options({ augmentOn: fromOutside as PipelineOptions['augmentOn'] })),
     ).toThrow("augmentOn must be 'gpu' or 'cpu' (got tpu).");
     expect(() => makeDataset([{ path: 'x/1.png', label: 3 }], options())).toThrow(
       'x/1.png has label 3, outside [0, 3).',
