@@ -20,7 +20,7 @@ export function LayerBars({ title, bars, tag }: Props) {
           <XAxis type="number" tickFormatter={(b: number) => formatBytes(b)} />
           <YAxis type="category" dataKey="layer" width={170} tick={{ fontSize: 11 }} interval={0} />
           <Tooltip formatter={(v) => (typeof v === 'number' ? formatBytes(v) : String(v))} />
-          <Bar dataKey="bytes" name="saved for backward" fill="#1f6feb" isAnimationActive={false} />
+          <Bar dataKey="bytes" name="saved for backward" fill="var(--chart-main)" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </figure>

@@ -56,7 +56,7 @@ export function MemoryTimeline({ points, markers, backend, hasPool }: Props) {
             <Line
               dataKey="live"
               name="live tensors (peak per 50 ms)"
-              stroke="#1f6feb"
+              stroke="var(--chart-main)"
               dot={false}
               isAnimationActive={false}
             />
@@ -64,7 +64,7 @@ export function MemoryTimeline({ points, markers, backend, hasPool }: Props) {
               <Line
                 dataKey="allocated"
                 name="allocated by backend, incl. pool"
-                stroke="#f08c00"
+                stroke="var(--chart-pool)"
                 strokeDasharray="4 2"
                 dot={false}
                 isAnimationActive={false}
@@ -74,7 +74,7 @@ export function MemoryTimeline({ points, markers, backend, hasPool }: Props) {
               <ReferenceLine
                 key={`${m.label}-${m.t}`}
                 x={m.t / 1000}
-                stroke={m.label.includes('phase') ? '#2f9e44' : '#adb5bd'}
+                stroke={m.label.includes('phase') ? 'var(--chart-phase)' : 'var(--chart-epoch)'}
                 strokeDasharray={m.label.includes('phase') ? undefined : '2 4'}
                 label={{
                   value: m.label,

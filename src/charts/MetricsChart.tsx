@@ -41,7 +41,7 @@ export function MetricsChart({ title, batches, epochTrain, epochVal, percent, te
               data={batches}
               dataKey="y"
               name="per batch"
-              stroke="#8aa4c8"
+              stroke="var(--chart-faint)"
               dot={false}
               isAnimationActive={false}
             />
@@ -49,7 +49,7 @@ export function MetricsChart({ title, batches, epochTrain, epochVal, percent, te
               data={epochTrain}
               dataKey="y"
               name="epoch (train)"
-              stroke="#1f6feb"
+              stroke="var(--chart-main)"
               strokeWidth={2}
               isAnimationActive={false}
             />
@@ -57,7 +57,7 @@ export function MetricsChart({ title, batches, epochTrain, epochVal, percent, te
               data={epochVal}
               dataKey="y"
               name="epoch (validation)"
-              stroke="#d9480f"
+              stroke="var(--chart-validation)"
               strokeWidth={2}
               isAnimationActive={false}
             />

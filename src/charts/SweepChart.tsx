@@ -28,7 +28,7 @@ interface Props {
   testId?: string;
 }
 
-const OOM_COLOR = '#e03131';
+const OOM_COLOR = 'var(--chart-oom)';
 
 /** A red ✕ where a point ran out of memory. */
 function OomMarker({ cx, cy, index }: DotItemDotProps) {
@@ -179,7 +179,7 @@ export function SweepChart({
               <Line
                 dataKey="measured"
                 name={`measured · ${backendLabel}`}
-                stroke="#1f6feb"
+                stroke="var(--chart-main)"
                 strokeWidth={2}
                 isAnimationActive={false}
               />
@@ -187,7 +187,7 @@ export function SweepChart({
             <Line
               dataKey="predicted"
               name="predicted · planner"
-              stroke="#7048e8"
+              stroke="var(--chart-predicted)"
               strokeDasharray="5 3"
               dot={false}
               connectNulls
@@ -196,7 +196,7 @@ export function SweepChart({
             <Line
               dataKey="keras"
               name="Keras/CUDA float32 · predicted"
-              stroke="#868e96"
+              stroke="var(--chart-keras)"
               strokeDasharray="2 3"
               dot={false}
               connectNulls
@@ -205,7 +205,7 @@ export function SweepChart({
             <Line
               dataKey="kerasMixed"
               name="Keras/CUDA mixed float16 · predicted"
-              stroke="#2b8a3e"
+              stroke="var(--chart-keras-mixed)"
               strokeDasharray="2 3"
               dot={false}
               connectNulls
@@ -226,7 +226,7 @@ export function SweepChart({
               <ReferenceArea
                 y1={floor}
                 y2={budgetBytes}
-                fill="#2b8a3e"
+                fill="var(--chart-fits)"
                 fillOpacity={0.08}
                 ifOverflow="extendDomain"
                 label={{ value: 'fits the card', position: 'insideBottomLeft', fontSize: 11 }}
