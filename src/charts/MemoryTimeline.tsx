@@ -25,6 +25,28 @@ interface Props {
   /** Whether the backend reports its allocated (pool) bytes. */ hasPool: boolean;
 }
 
+/**
+ * A phase or epoch marker. An element, not a component: Recharts reads reference lines as children of
+ * the chart.
+ */
+function markerLine(m: TimelineMarker) {
+  const phase = m.label.includes('phase');
+  return (
+    <ReferenceLine
+      key={`${m.label}-${m.t}`}
+      x={m.t / 1000}
+      stroke={phase ? 'var(--chart-phase)' : 'var(--chart-epoch)'}
+      strokeDasharray={phase ? undefined : '2 4'}
+      label={{
+        value: m.label,
+        // Phase labels on top, epoch labels at the bottom, so a phase and its first epoch do not overlap.
+        position: phase ? 'insideTopLeft' : 'insideBottomLeft',
+        fontSize: 11,
+      }}
+    />
+  );
+}
+
 /** tf.memory() over time with phase and epoch markers. */
 export function MemoryTimeline({ points, markers, backend, hasPool }: Props) {
   return (
@@ -70,20 +92,7 @@ export function MemoryTimeline({ points, markers, backend, hasPool }: Props) {
                 isAnimationActive={false}
               />
             )}
-            {markers.map((m) => (
-              <ReferenceLine
-                key={`${m.label}-${m.t}`}
-                x={m.t / 1000}
-                stroke={m.label.includes('phase') ? 'var(--chart-phase)' : 'var(--chart-epoch)'}
-                strokeDasharray={m.label.includes('phase') ? undefined : '2 4'}
-                label={{
-                  value: m.label,
-                  // Phase labels on top, epoch labels at the bottom, so a phase and its first epoch do not overlap.
-                  position: m.label.includes('phase') ? 'insideTopLeft' : 'insideBottomLeft',
-                  fontSize: 11,
-                }}
-              />
-            ))}
+            {markers.map(markerLine)}
           </LineChart>
         </ResponsiveContainer>
       )}

@@ -1,20 +1,9 @@
-import type { CSSProperties } from 'react';
-import {
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ReferenceArea,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-  type DefaultLegendContentProps,
-  type DotItemDotProps,
-} from 'recharts';
+import { CartesianGrid, Legend, LineChart, ResponsiveContainer, Tooltip, XAxis } from 'recharts';
 import { formatBytes } from '../core/memory';
 import type { SweepRow } from '../core/sweep';
+import { byteAxis, byteYAxis, LOG_SPAN } from './sweep/axis';
+import { SweepLegend } from './sweep/legend';
+import { budgetMarks, sweepLines } from './sweep/series';
 
 interface Props {
   title: string;
@@ -28,78 +17,34 @@ interface Props {
   testId?: string;
 }
 
-const OOM_COLOR = 'var(--chart-oom)';
+type CaptionProps = Pick<Props, 'title' | 'backendLabel'> & {
+  predictedOnly: boolean;
+  testId: string;
+  log: boolean;
+};
 
-/** A red ✕ where a point ran out of memory. */
-function OomMarker({ cx, cy, index }: DotItemDotProps) {
-  if (typeof cx !== 'number' || typeof cy !== 'number' || !Number.isFinite(cx) || !Number.isFinite(cy))
-    return <g key={index} />;
+function SweepCaption({ title, backendLabel, predictedOnly, testId, log }: CaptionProps) {
   return (
-    <path
-      key={index}
-      d={`M${cx - 6},${cy - 6}L${cx + 6},${cy + 6}M${cx - 6},${cy + 6}L${cx + 6},${cy - 6}`}
-      stroke={OOM_COLOR}
-      strokeWidth={3}
-      strokeLinecap="round"
-      data-testid="sweep-oom-marker"
-    />
+    <figcaption>
+      {title} {!predictedOnly && <span className="label-measured">measured · {backendLabel}</span>}
+      <span className="label-predicted">predicted · planner</span>
+      {log && (
+        <span className="hint" data-testid={`${testId}-log-note`}>
+          {' '}
+          Log axis: the values span more than {LOG_SPAN}×, so each gridline multiplies.
+        </span>
+      )}
+    </figcaption>
   );
 }
 
-const LEGEND_STYLE: CSSProperties = {
-  display: 'flex',
-  flexWrap: 'wrap',
-  justifyContent: 'center',
-  gap: '0.2rem 1rem',
-  listStyle: 'none',
-  margin: '0 0 0.4rem',
-  padding: 0,
-  fontSize: '0.8rem',
-};
-const LEGEND_ICONS: Record<string, string> = {
-  measured: '—●—',
-  predicted: '- - -',
-  keras: '· · ·',
-  kerasMixed: '· · ·',
-  oomAt: '✕',
-};
-
-/** The legend, with the ✕ the chart draws (recharts' own 'cross' icon is a plus). */
-function SweepLegend({ payload }: DefaultLegendContentProps) {
-  return (
-    <ul style={LEGEND_STYLE}>
-      {payload?.map((entry) => (
-        <li key={entry.value} style={{ color: entry.color }}>
-          <span aria-hidden="true">{LEGEND_ICONS[String(entry.dataKey)]}</span> {entry.value}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-/** Values wider apart than this share a log axis: on a linear one the small ones lie on the floor. */
-const LOG_SPAN = 20;
-
-/**
- * The byte axis: linear from 0 when the values are of one size; otherwise logarithmic over whole
- * decades (ticks at 1, 2 and 5 when few decades are shown), so a 16 GB card under an 800 GB curve and
- * the batches that fit below it stay visible.
- */
-function byteAxis(rows: readonly SweepRow[], budgetBytes: number | null) {
-  const values = rows
-    .flatMap((r) => [r.measured, r.predicted, r.keras, r.kerasMixed])
-    .concat(budgetBytes ?? undefined)
-    .filter((v): v is number => v !== undefined && v > 0);
-  const lo = Math.min(...values);
-  const hi = Math.max(...values);
-  if (values.length === 0 || hi / lo <= LOG_SPAN) return { log: false as const };
-  const from = Math.floor(Math.log10(lo));
-  const to = Math.ceil(Math.log10(hi));
-  const steps = to - from <= 3 ? [1, 2, 5] : [1];
-  const ticks: number[] = [];
-  for (let e = from; e <= to; e++)
-    for (const m of steps) if (m * 10 ** e <= 10 ** to) ticks.push(m * 10 ** e);
-  return { log: true as const, domain: [10 ** from, 10 ** to] as [number, number], ticks };
+/** Each row with where its ✕ goes: at the card when one is set, else at the predicted or highest peak. */
+function withOomMarks(rows: readonly SweepRow[], budgetBytes: number | null) {
+  const highest = Math.max(0, ...rows.map((r) => r.measured ?? 0));
+  return rows.map((r) => ({
+    ...r,
+    oomAt: r.oom ? (budgetBytes ?? r.predicted ?? highest) : undefined,
+  }));
 }
 
 /**
@@ -116,13 +61,8 @@ export function SweepChart({
   predictedOnly = false,
   testId = 'sweep-chart',
 }: Props) {
-  const highest = Math.max(0, ...rows.map((r) => r.measured ?? 0));
-  const data = rows.map((r) => ({
-    ...r,
-    oomAt: r.oom ? (budgetBytes ?? r.predicted ?? highest) : undefined,
-  }));
+  const data = withOomMarks(rows, budgetBytes);
   const oomCount = rows.filter((r) => r.oom).length;
-  const xs = rows.map((r) => r.x);
   const bytes = (v: unknown) => (typeof v === 'number' ? formatBytes(v) : String(v));
   const axis = byteAxis(rows, budgetBytes);
   const floor = axis.log ? axis.domain[0] : 0;
@@ -134,16 +74,7 @@ export function SweepChart({
       data-points={rows.length}
       data-scale={axis.log ? 'log' : 'linear'}
     >
-      <figcaption>
-        {title} {!predictedOnly && <span className="label-measured">measured · {backendLabel}</span>}
-        <span className="label-predicted">predicted · planner</span>
-        {axis.log && (
-          <span className="hint" data-testid={`${testId}-log-note`}>
-            {' '}
-            Log axis: the values span more than {LOG_SPAN}×, so each gridline multiplies.
-          </span>
-        )}
-      </figcaption>
+      <SweepCaption {...{ title, backendLabel, predictedOnly, testId }} log={axis.log} />
       {rows.length === 0 ? (
         <p className="muted chart-empty">No points here yet: run the sweep.</p>
       ) : (
@@ -154,97 +85,18 @@ export function SweepChart({
               type="number"
               dataKey="x"
               domain={['dataMin', 'dataMax']}
-              ticks={xs}
+              ticks={rows.map((r) => r.x)}
               padding={{ left: 16, right: 16 }}
               label={{ value: xLabel, position: 'insideBottom', offset: -8 }}
             />
-            {axis.log ? (
-              <YAxis
-                scale="log"
-                domain={axis.domain}
-                ticks={axis.ticks}
-                allowDataOverflow
-                tickFormatter={(b: number) => formatBytes(b)}
-                width={72}
-              />
-            ) : (
-              <YAxis domain={[0, 'auto']} tickFormatter={(b: number) => formatBytes(b)} width={72} />
-            )}
+            {byteYAxis(axis)}
             <Tooltip
               formatter={(v, _name, item) => (item.dataKey === 'oomAt' ? 'ran out' : bytes(v))}
               labelFormatter={(x) => `${xLabel} ${String(x)}`}
             />
             <Legend verticalAlign="top" content={SweepLegend} itemSorter={null} />
-            {!predictedOnly && (
-              <Line
-                dataKey="measured"
-                name={`measured · ${backendLabel}`}
-                stroke="var(--chart-main)"
-                strokeWidth={2}
-                isAnimationActive={false}
-              />
-            )}
-            <Line
-              dataKey="predicted"
-              name="predicted · planner"
-              stroke="var(--chart-predicted)"
-              strokeDasharray="5 3"
-              dot={false}
-              connectNulls
-              isAnimationActive={false}
-            />
-            <Line
-              dataKey="keras"
-              name="Keras/CUDA float32 · predicted"
-              stroke="var(--chart-keras)"
-              strokeDasharray="2 3"
-              dot={false}
-              connectNulls
-              isAnimationActive={false}
-            />
-            <Line
-              dataKey="kerasMixed"
-              name="Keras/CUDA mixed float16 · predicted"
-              stroke="var(--chart-keras-mixed)"
-              strokeDasharray="2 3"
-              dot={false}
-              connectNulls
-              isAnimationActive={false}
-            />
-            {oomCount > 0 && (
-              <Line
-                dataKey="oomAt"
-                name="out of memory"
-                stroke={OOM_COLOR}
-                strokeWidth={0}
-                dot={OomMarker}
-                activeDot={false}
-                isAnimationActive={false}
-              />
-            )}
-            {budgetBytes !== null && (
-              <ReferenceArea
-                y1={floor}
-                y2={budgetBytes}
-                fill="var(--chart-fits)"
-                fillOpacity={0.08}
-                ifOverflow="extendDomain"
-                label={{ value: 'fits the card', position: 'insideBottomLeft', fontSize: 11 }}
-              />
-            )}
-            {budgetBytes !== null && (
-              <ReferenceLine
-                y={budgetBytes}
-                stroke={OOM_COLOR}
-                strokeDasharray="6 3"
-                ifOverflow="extendDomain"
-                label={{
-                  value: `simulated card · ${formatBytes(budgetBytes)}`,
-                  position: 'insideTopRight',
-                  fontSize: 11,
-                }}
-              />
-            )}
+            {sweepLines(predictedOnly, backendLabel, oomCount)}
+            {budgetMarks(budgetBytes, floor)}
           </LineChart>
         </ResponsiveContainer>
       )}
