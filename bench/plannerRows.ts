@@ -2,13 +2,18 @@ import * as tf from '@tensorflow/tfjs';
 import { trainableLayers, type ModelSpec } from '../src/core/modelSpec';
 import { planKeras, planTfjs, predictionError } from '../src/core/planner';
 import { describeModel } from '../src/ml/memory/describe';
-import { buildClassifier, EFFICIENTNET_PRESETS } from '../src/ml/models/efficientnet';
+import { EFFICIENTNET_V2_VARIANTS, efficientNetV2 } from '../src/ml/models/efficientnetV2';
+import { initializers } from '../src/ml/models/graph';
+import { attachHead, type Classifier } from '../src/ml/models/head';
+import { buildClassifier } from '../src/ml/models/registry';
 import { noiseBatch } from '../src/ml/train/fixtures';
 import { Trainer } from '../src/ml/train/trainer';
 
 /** One configuration of the planner's accuracy table, measured and predicted. */
 export interface PlannerRow {
   backend: string;
+  /** The model family the row measures, e.g. 'MobileNetV2'; the targets hold per family. */
+  family: string;
   config: string;
   measured: number;
   predicted: number;
@@ -20,6 +25,73 @@ export interface PlannerRow {
   technique: boolean;
 }
 
+/** A family the lab builds, at sizes and batches a cpu step of every trainable mode can afford. */
+interface Family {
+  family: string;
+  /** The model as the row names it. */
+  label: string;
+  sizes: number[];
+  batches: number[];
+  build(size: number): Classifier;
+  /** Whether the technique rows run on this family too. */
+  techniques?: boolean;
+}
+
+/** The lab's nsfwjs path (browser/engine.ts): pixels in [0, 1], so the Rescaling multiplies by 1/255. */
+const NSFWJS_INPUT_SCALE = { scale: 1 / 255, offset: 0 };
+
+/**
+ * EfficientNetV2-B0 at a quarter of its width and half its depth: the three fused-MBConv stages and the
+ * three MBConv stages with squeeze-and-excitation, one to four blocks each, at a size cpu can train.
+ */
+function smallV2(size: number): Classifier {
+  const arch = efficientNetV2({
+    ...EFFICIENTNET_V2_VARIANTS['v2-b0'],
+    widthCoefficient: 0.25,
+    depthCoefficient: 0.5,
+  });
+  const init = initializers(1);
+  const input = tf.input({ shape: [size, size, 3], name: 'input_layer' });
+  const features = arch.features(input, { includePreprocessing: true, imagenetLayout: false, init });
+  return attachHead(input, features, 3, init, `${arch.modelName}_classifier`);
+}
+
+const lab = (id: 'mobilenetv2' | 'tiny', size: number): Classifier =>
+  buildClassifier({
+    id,
+    height: size,
+    width: size,
+    includePreprocessing: true,
+    ...(id === 'mobilenetv2' ? { inputScale: NSFWJS_INPUT_SCALE } : {}),
+    numClasses: 3,
+    seed: 1,
+  });
+
+/**
+ * Every family the lab builds, as the lab builds it (preprocessing layers included). MobileNetV2 is the
+ * full network with the packaged weights' ×1/255 preprocessing (random weights: memory does not depend
+ * on their values); its full fine-tune costs most of the bench's time (about 80 s a step on cpu at
+ * 64 px, batch 4, where it peaks in backprop), so its batches stay small.
+ */
+const FAMILIES: Family[] = [
+  {
+    family: 'MobileNetV2',
+    label: 'MobileNetV2 ×1/255',
+    sizes: [32, 64],
+    batches: [2, 4],
+    build: (size) => lab('mobilenetv2', size),
+  },
+  {
+    family: 'EfficientNet B0-style',
+    label: 'Tiny',
+    sizes: [32, 48],
+    batches: [2, 8],
+    build: (size) => lab('tiny', size),
+    techniques: true,
+  },
+  { family: 'EfficientNetV2', label: 'V2-B0 ¼w ½d', sizes: [32, 48], batches: [2, 8], build: smallV2 },
+];
+
 type Preset = {
   label: string;
   phase: 'frozen' | 'fine-tune';
@@ -29,15 +101,15 @@ type Preset = {
   checkpointing?: 'off' | 'blocks';
 };
 
+/** Every trainable mode of the lab's two phases. */
 const PRESETS: Preset[] = [
   { label: 'frozen, backbone outside tape', phase: 'frozen', unfreeze: 0, outside: true },
   { label: 'frozen, backbone on tape', phase: 'frozen', unfreeze: 0, outside: false },
   { label: 'last 30 layers', phase: 'fine-tune', unfreeze: 30, outside: false },
-  { label: 'last 80 layers', phase: 'fine-tune', unfreeze: 80, outside: false },
   { label: 'all layers', phase: 'fine-tune', unfreeze: 10_000, outside: false },
 ];
 
-/** Memory-saving techniques (issue 5), planned and measured at each size's largest batch. */
+/** Memory-saving techniques (issue 5), planned and measured on Tiny at each size's largest batch. */
 const TECHNIQUES: Preset[] = [
   {
     label: 'all layers, accumulate 2',
@@ -69,18 +141,23 @@ const TECHNIQUES: Preset[] = [
   },
 ];
 
+/** What a row measures: a built model of a family at one size and batch, with one preset. */
+interface RowCase {
+  family: Family;
+  model: tf.LayersModel;
+  backboneLayerCount: number;
+  spec: ModelSpec;
+  size: number;
+  batch: number;
+  preset: Preset;
+}
+
 /** One configuration measured with tf.profile (after a warm-up step that creates Adam's slots) and planned. */
-async function measureRow(
-  model: tf.LayersModel,
-  backboneLayerCount: number,
-  spec: ModelSpec,
-  size: number,
-  batch: number,
-  preset: Preset,
-): Promise<PlannerRow> {
+async function measureRow(c: RowCase): Promise<PlannerRow> {
+  const { preset, spec, batch, size } = c;
   const accumulationSteps = preset.accumulationSteps ?? 1;
   const checkpointing = preset.checkpointing ?? 'off';
-  const trainer = new Trainer(model, backboneLayerCount, {
+  const trainer = new Trainer(c.model, c.backboneLayerCount, {
     frozenBackboneOutsideTape: preset.outside,
     accumulationSteps,
     checkpointing,
@@ -104,7 +181,8 @@ async function measureRow(
     const plan = planTfjs(input);
     return {
       backend: tf.getBackend(),
-      config: `Tiny ${size}×${size} batch ${batch}, ${preset.label}`,
+      family: c.family.family,
+      config: `${c.family.label} ${size}×${size} batch ${batch}, ${preset.label}`,
       measured: profile.peakBytes,
       predicted: plan.peakBytes,
       keras: planKeras(input).peakBytes,
@@ -119,42 +197,39 @@ async function measureRow(
 }
 
 /**
- * The planner against tf.profile over sizes × batches × trainable sets (30 configurations by default),
- * then the memory-saving techniques at each size's largest batch (8 more by default; `techniques: false`
- * leaves them out), on the active backend. Environment-agnostic: runs in Node on cpu and in Chromium on
- * webgpu. The Keras column plans the same step without the techniques, which tfjs alone needs.
+ * The planner against tf.profile on the active backend: for each family, sizes × batches × trainable
+ * modes (48 configurations by default), then the memory-saving techniques on Tiny at each size's
+ * largest batch (8 more; `techniques: false` leaves them out). Environment-agnostic: runs in Node on cpu
+ * and in Chromium on webgpu. The Keras column plans the same step without the techniques, which tfjs
+ * alone needs.
  */
 export async function plannerRows(
   opts: {
-    sizes?: number[];
-    batches?: number[];
     techniques?: boolean;
     onRow?: (row: PlannerRow) => void;
   } = {},
 ): Promise<PlannerRow[]> {
-  const { sizes = [32, 48], batches = [2, 4, 8], techniques = true } = opts;
+  const { techniques = true } = opts;
   const rows: PlannerRow[] = [];
-  for (const size of sizes) {
-    const { model, backboneLayerCount } = buildClassifier({
-      ...EFFICIENTNET_PRESETS.tiny,
-      height: size,
-      width: size,
-      numClasses: 3,
-      seed: 1,
-    });
-    const spec = describeModel(model, backboneLayerCount);
-    const configs: [number, Preset][] = [
-      ...PRESETS.flatMap((preset) => batches.map((batch): [number, Preset] => [batch, preset])),
-      ...(techniques ? TECHNIQUES.map((preset): [number, Preset] => [Math.max(...batches), preset]) : []),
-    ];
-    try {
-      for (const [batch, preset] of configs) {
-        const row = await measureRow(model, backboneLayerCount, spec, size, batch, preset);
-        rows.push(row);
-        opts.onRow?.(row);
+  for (const family of FAMILIES) {
+    for (const size of family.sizes) {
+      const presets: [number, Preset][] = [
+        ...PRESETS.flatMap((preset) => family.batches.map((batch): [number, Preset] => [batch, preset])),
+        ...(techniques && family.techniques
+          ? TECHNIQUES.map((preset): [number, Preset] => [Math.max(...family.batches), preset])
+          : []),
+      ];
+      const { model, backboneLayerCount } = family.build(size);
+      const spec = describeModel(model, backboneLayerCount);
+      try {
+        for (const [batch, preset] of presets) {
+          const row = await measureRow({ family, model, backboneLayerCount, spec, size, batch, preset });
+          rows.push(row);
+          opts.onRow?.(row);
+        }
+      } finally {
+        model.dispose();
       }
-    } finally {
-      model.dispose();
     }
   }
   return rows;
