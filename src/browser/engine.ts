@@ -14,7 +14,13 @@ import type {
   WeightsReport,
 } from '../core/protocol';
 import { batchesPerEpoch } from '../core/schedule';
-import type { SweepGrid, SweepPoint, SweepPreset } from '../core/sweep';
+import {
+  planRunPoint,
+  predictedLargestBatch,
+  type SweepGrid,
+  type SweepPoint,
+  type SweepPreset,
+} from '../core/sweep';
 import { featureCache } from '../core/techniques';
 import { fineTunedBackbone } from '../core/trainable';
 import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
@@ -24,7 +30,7 @@ import { readMemory } from '../ml/memory/sampler';
 import { resetBackends } from '../ml/tfjsInternals';
 import { runTraining, type PhasePlan, type RunContext } from '../ml/train/runLoop';
 import { Trainer } from '../ml/train/trainer';
-import type { TrainerOptions } from '../ml/train/types';
+import { trainerOptionsFor } from '../ml/train/options';
 import { initBackend } from './backend';
 import { labDataset } from './dataset';
 import { loseDevice, provokeBufferLimit, watchDevice } from './device';
@@ -34,15 +40,6 @@ import { startRunProbes, type RunProbes } from './runProbes';
 import { measurePoint, searchLargestBatch, sweepGrid, type PointRunner } from './sweep';
 
 /** The trainer's options for a configuration's techniques and precision. */
-function trainerOptions(config: TrainConfig): Partial<TrainerOptions> {
-  return {
-    frozenBackboneOutsideTape: config.techniques.backboneOutsideTape,
-    accumulationSteps: config.techniques.accumulationSteps,
-    checkpointing: config.techniques.checkpointing,
-    seed: config.seed,
-    lossScaling: config.precision.lossScaling,
-  };
-}
 
 /** The seed's two phases for a configuration: the frozen head, then fine-tuning the chosen set. */
 function phasePlan(config: TrainConfig, model: tf.LayersModel, backboneLayerCount: number): PhasePlan[] {
@@ -148,7 +145,7 @@ export class LabEngine {
       const { model, backboneLayerCount, resumed } = prepared;
       trackLayers(model);
       probes.mark();
-      trainer = new Trainer(model, backboneLayerCount, trainerOptions(config));
+      trainer = new Trainer(model, backboneLayerCount, trainerOptionsFor(config));
       const plan = phasePlan(config, model, backboneLayerCount);
       const onEvent = (e: EngineEvent) => {
         if (e.kind === 'phase') {
@@ -238,7 +235,7 @@ export class LabEngine {
     return points;
   }
 
-  /** The largest batch in [lo, hi] that fits, by binary search, each probe measured like a sweep point. */
+  /** The largest batch in [lo, hi] that fits: the planner's guess confirmed (or corrected) by measured steps. */
   async findLargestBatch(
     config: TrainConfig,
     preset: SweepPreset,
@@ -249,22 +246,39 @@ export class LabEngine {
     emit: (e: EngineEvent) => void,
   ): Promise<LargestBatchResult> {
     this.stopRequested = false;
+    // The planner's answer under the simulated card is where the measured search starts; without a card
+    // only a real failure says what fits, so the search starts from the smallest batch.
+    const budget = config.budgetBytes;
+    const spec = budget === null ? null : this.models.describe(config.model, size, size, numClasses);
+    const predicted = spec
+      ? predictedLargestBatch(
+          (batch) => planRunPoint(spec, config, preset, batch).peakBytes,
+          budget ?? Infinity,
+          lo,
+          hi,
+        )
+      : null;
     const result = await searchLargestBatch(
       preset,
       size,
-      { lo, hi },
-      this.pointRunner(config, numClasses, emit),
+      { lo, hi, predicted },
+      this.pointRunner(config, numClasses, emit, 'as-run'),
     );
     this.stopRequested = false;
     return result;
   }
 
-  /** Measures sweep points of this configuration, on a fresh backend when asked. */
-  private pointRunner(config: TrainConfig, numClasses: number, emit: (e: EngineEvent) => void): PointRunner {
+  /** Measures points of this configuration (plain steps, or as the run trains), fresh when asked. */
+  private pointRunner(
+    config: TrainConfig,
+    numClasses: number,
+    emit: (e: EngineEvent) => void,
+    mode: 'sweep' | 'as-run' = 'sweep',
+  ): PointRunner {
     return {
       measure: async (target, preset, fresh) => {
         const backend = fresh ? (await this.releaseAll()).backend : this.requireBackend();
-        return measurePoint(backend.name, config, target, preset, numClasses);
+        return measurePoint(backend.name, config, target, preset, numClasses, mode);
       },
       shouldStop: () => this.stopRequested,
       emit,

@@ -21,6 +21,23 @@ describe('measurePoint', () => {
     expect(tf.memory().numTensors).toBe(before);
   });
 
+  it('measures a point as the run trains it: techniques and prefetched batches, as the planner predicts', async () => {
+    const asRun = {
+      ...config,
+      prefetch: 2,
+      techniques: { ...config.techniques, accumulationSteps: 2, checkpointing: 'blocks' as const },
+    };
+    const before = tf.memory().numTensors;
+    const target = { batch: 4, size: 32, presetId: 'all' };
+    const plain = await measurePoint('cpu', asRun, target, all, 3);
+    const run = await measurePoint('cpu', asRun, target, all, 3, 'as-run');
+    expect(run.status).toBe('measured');
+    expect(Math.abs(run.predictedBytes! - run.peakBytes!) / run.peakBytes!).toBeLessThan(0.05);
+    // Accumulation and checkpointing lower the step's peak; the plain sweep step ignores them.
+    expect(run.peakBytes!).toBeLessThan(plain.peakBytes!);
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
   it('turns a budget OOM into an OOM point naming the layer, and leaves no tensor behind', async () => {
     const before = tf.memory().numTensors;
     const point = await measurePoint(
@@ -87,11 +104,21 @@ describe('sweepGrid', () => {
 describe('searchLargestBatch', () => {
   it('finds the largest batch that fits, on a fresh backend only for the first probe after a budget OOM', async () => {
     const { runner, calls } = fakeCard(5);
-    const result = await searchLargestBatch(all, 32, { lo: 1, hi: 16 }, runner);
+    const result = await searchLargestBatch(all, 32, { lo: 1, hi: 16, predicted: null }, runner);
     expect(result.largest).toBe(5);
     expect(result.points.map((p) => p.batch)).toEqual(calls.map((c) => c.batch));
     expect(calls[0]!.fresh).toBe(true);
     expect(calls.slice(1).every((c) => !c.fresh)).toBe(true);
+  });
+
+  it('starts from the planner and confirms a right prediction in two measured steps', async () => {
+    const { runner, calls } = fakeCard(5);
+    const result = await searchLargestBatch(all, 32, { lo: 1, hi: 256, predicted: 5 }, runner);
+    expect(result).toMatchObject({ largest: 5, predicted: 5 });
+    expect(calls.map((c) => c.batch)).toEqual([5, 6]);
+    const off = fakeCard(6);
+    expect((await searchLargestBatch(all, 32, { lo: 1, hi: 256, predicted: 5 }, off.runner)).largest).toBe(6);
+    expect(off.calls.map((c) => c.batch)).toEqual([5, 6, 7]);
   });
 
   it('re-creates the backend after a real device failure', async () => {
@@ -103,7 +130,7 @@ describe('searchLargestBatch', () => {
         return { ...target, status: 'oom', oomKind: 'device-oom' };
       },
     };
-    const result = await searchLargestBatch(all, 32, { lo: 1, hi: 4 }, failing);
+    const result = await searchLargestBatch(all, 32, { lo: 1, hi: 4, predicted: null }, failing);
     expect(result.largest).toBeNull();
     expect(calls.every((c) => c.fresh)).toBe(true);
   });

@@ -3,6 +3,7 @@ import type { EngineEvent, LargestBatchResult } from '../core/protocol';
 import {
   gridPoints,
   largestBatchSearch,
+  planRunPoint,
   predictSweepKeras,
   predictSweepPeak,
   skipCause,
@@ -19,6 +20,7 @@ import { attributeOutputs, trackLayers } from '../ml/memory/layerContext';
 import { LargestAllocation } from '../ml/memory/recorder';
 import { StepPeak } from '../ml/memory/stepPeak';
 import { buildClassifier } from '../ml/models/registry';
+import { trainerOptionsFor } from '../ml/train/options';
 import { Trainer } from '../ml/train/trainer';
 import { makeStepGuard } from './gpuGuard';
 
@@ -38,6 +40,9 @@ function syntheticBatch(target: SweepTarget, numClasses: number): { xs: tf.Tenso
  * on weight values), one synthetic batch of that size (nor on pixel values), a warm-up step that creates
  * Adam's slots, then the measured step: its peak read at every kernel (as tf.profile counts it), under
  * the simulated card and the WebGPU error scopes. Every tensor it made is freed before it returns.
+ *
+ * A sweep measures the plain step (`mode` 'sweep'); the batch search measures the step as the run would
+ * train it ('as-run'): the configuration's techniques, with its prefetched batches alive beside it.
  */
 export async function measurePoint(
   backendName: string,
@@ -45,6 +50,7 @@ export async function measurePoint(
   target: SweepTarget,
   preset: SweepPreset,
   numClasses: number,
+  mode: 'sweep' | 'as-run' = 'sweep',
 ): Promise<SweepPoint> {
   const { model, backboneLayerCount } = buildClassifier({
     id: config.model,
@@ -56,8 +62,11 @@ export async function measurePoint(
     init: 'zeros',
   });
   const spec = describeModel(model, backboneLayerCount);
+  const asRun = mode === 'as-run';
   const predicted = {
-    predictedBytes: predictSweepPeak(spec, target.batch, preset, 0),
+    predictedBytes: asRun
+      ? planRunPoint(spec, config, preset, target.batch).peakBytes
+      : predictSweepPeak(spec, target.batch, preset, 0),
     ...predictSweepKeras(spec, target.batch, preset),
   };
   trackLayers(model);
@@ -66,8 +75,18 @@ export async function measurePoint(
   const recorder = new LargestAllocation(backendName);
   const guard = makeStepGuard(recorder);
   const peak = new StepPeak(backendName);
-  const trainer = new Trainer(model, backboneLayerCount, { seed: config.seed });
+  const options = asRun
+    ? {
+        ...trainerOptionsFor(config),
+        accumulationSteps: Math.min(config.techniques.accumulationSteps, target.batch),
+      }
+    : { seed: config.seed };
+  const trainer = new Trainer(model, backboneLayerCount, options);
   const batch = syntheticBatch(target, numClasses);
+  // The batches a run's pipeline holds ready beside the step (prefetch), alive for the whole step.
+  const queued = asRun
+    ? Array.from({ length: config.prefetch }, () => syntheticBatch(target, numClasses))
+    : [];
   try {
     trainer.compile(preset.phase, config.fineTuneLearningRate, fineTunedBackbone(spec, preset.fineTune));
     await guard(() => trainer.step(batch));
@@ -85,7 +104,7 @@ export async function measurePoint(
       message: err.message,
     };
   } finally {
-    tf.dispose([batch.xs, batch.ys]);
+    tf.dispose([batch.xs, batch.ys, ...queued.flatMap((q) => [q.xs, q.ys])]);
     trainer.dispose();
     model.dispose();
     peak.dispose();
@@ -124,15 +143,18 @@ export async function sweepGrid(grid: SweepGrid, runner: PointRunner): Promise<S
   return points;
 }
 
-/** The largest batch in [lo, hi] that fits, by binary search, each probe measured like a sweep point. */
+/**
+ * The largest batch in [lo, hi] that fits, each probe measured like a sweep point, starting from the
+ * planner's prediction (`predicted`) so that a right prediction is confirmed in two measured steps.
+ */
 export async function searchLargestBatch(
   preset: SweepPreset,
   size: number,
-  range: { lo: number; hi: number },
+  range: { lo: number; hi: number; predicted: number | null },
   runner: PointRunner,
 ): Promise<LargestBatchResult> {
   const points: SweepPoint[] = [];
-  let search = largestBatchSearch.start(range.lo, range.hi);
+  let search = largestBatchSearch.start(range.lo, range.hi, range.predicted ?? range.lo);
   // Fits or not is decided against the simulated card, which counts live tensors: the pool does not
   // change it, so probes share one backend (and its compiled programs) until a real failure.
   let fresh = true;
@@ -143,5 +165,5 @@ export async function searchLargestBatch(
     runner.emit({ kind: 'sweep-point', point });
     search = largestBatchSearch.advance(search, point.status === 'measured');
   }
-  return { largest: search.done ? search.largest : null, points };
+  return { largest: search.done ? search.largest : null, predicted: range.predicted, points };
 }

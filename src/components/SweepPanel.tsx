@@ -57,7 +57,7 @@ export function SweepPanel(props: SweepPanelProps) {
         </button>
       </div>
       <SweepStatusLine status={status} error={props.error} progress={props.progress} points={points} />
-      <LargestBatchResult largest={largest} />
+      <LargestBatchResult largest={largest} points={points} backendLabel={backendLabel} />
       <SweepCharts
         points={points}
         grid={grid}

@@ -120,7 +120,12 @@ export interface PreviewImage {
 
 /** What the largest-batch search found. */
 export interface LargestBatchResult {
-  /** Largest batch that fit; null when even the smallest did not. */ largest: number | null;
+  /** Largest batch whose measured step fit; null when even the smallest did not. */ largest: number | null;
+  /**
+   * The planner's largest batch under the simulated card, where the search started; null without a card
+   * (the search then starts from the smallest batch) or when the planner says none fits.
+   */
+  predicted: number | null;
   /** Every probe, in order, with its measured or failed point. */ points: SweepPoint[];
 }
 

@@ -1,7 +1,7 @@
 import type { ModelSpec } from './modelSpec';
 import { resolveTrainable } from './trainable';
 import type { OomKind } from './oom';
-import { planInput, planKeras, planTfjs, type PlanInput } from './planner';
+import { planInput, planKeras, planTfjs, type Plan, type PlanInput } from './planner';
 import type { TrainableSet, TrainConfig, TrainingPhase } from './trainConfig';
 
 /**
@@ -227,6 +227,21 @@ function sweepPlanInput(
   };
 }
 
+/**
+ * A point planned as the run would train it: the configuration's techniques, prefetched batches and
+ * trainable set at `batch` images (accumulation is capped at one image per micro-batch). The batch search
+ * predicts and measures points this way, so its answer trains under the card.
+ */
+export function planRunPoint(spec: ModelSpec, config: TrainConfig, preset: SweepPreset, batch: number): Plan {
+  const techniques = {
+    ...config.techniques,
+    accumulationSteps: Math.min(config.techniques.accumulationSteps, batch),
+  };
+  return planTfjs(
+    planInput(spec, { ...config, batchSize: batch, techniques, fineTune: preset.fineTune }, preset.phase),
+  );
+}
+
 /** One probed batch of the largest-batch search. */
 export interface BatchTrial {
   batch: number;
@@ -240,6 +255,8 @@ export interface BatchSearchProbing {
   /** Largest batch known to fit, or lo − 1 while none is known. */ fit: number;
   /** Smallest batch known not to fit, or hi + 1 while none is known. */ fail: number;
   /** Probes so far, in order. */ tried: BatchTrial[];
+  lo: number;
+  hi: number;
 }
 
 /** The search's answer. */
@@ -252,36 +269,70 @@ export interface BatchSearchDone {
 export type BatchSearch = BatchSearchProbing | BatchSearchDone;
 
 /**
- * Binary search for the largest batch in [lo, hi] that fits, as a state machine: `start(lo, hi)` gives
- * the first batch to try; the caller runs one step at `next` and calls `advance(state, fits)` until
- * `done`.
+ * The largest batch in [lo, hi] that fits, as a state machine guided by a guess (the planner's largest
+ * fitting batch): `start(lo, hi, guess)` gives the first batch to try; the caller measures one step at
+ * `next` and calls `advance(state, fits)` until `done`, as Lightning's BatchSizeFinder confirms a batch by
+ * running it. The answer is always a batch whose measured step fit, with the next batch up measured and
+ * failed (or `hi`).
  *
- * Invariant, assuming "fits" is monotone (every batch below one that fits fits too): every batch
- * ≤ `fit` fits, every batch ≥ `fail` does not, and the answer lies in [fit, fail − 1]. Each probe is
- * strictly between the two, so the gap shrinks every step and the search ends once fail = fit + 1,
- * after at most ⌈log2(hi − lo + 2)⌉ probes. With a predicate that is not monotone (a flaky device) it
- * still ends, with a batch that fit and whose successor did not.
+ * From the guess it steps by one towards the boundary, twice, then doubles the step (so a right guess
+ * ends in 2 probes, a guess one off in 3, and a bad one still in O(log n)); once a fit and a failure
+ * are both known it bisects between them. Invariant, assuming "fits" is monotone: every batch ≤ `fit`
+ * fits, every batch ≥ `fail` does not, and each probe lies strictly between them. With a predicate that
+ * is not monotone (a flaky device) it still ends, on a batch that fit next to one that did not.
  */
 export const largestBatchSearch = {
-  start(lo: number, hi: number): BatchSearch {
+  start(lo: number, hi: number, guess: number = lo): BatchSearch {
     if (!Number.isInteger(lo) || !Number.isInteger(hi) || lo < 1 || hi < lo)
       throw new RangeError(`The batch range must be whole numbers with 1 ≤ lo ≤ hi (got ${lo}..${hi}).`);
-    return probe(lo - 1, hi + 1, []);
+    const first = Math.min(hi, Math.max(lo, Math.round(guess)));
+    return { done: false, next: first, fit: lo - 1, fail: hi + 1, tried: [], lo, hi };
   },
 
   advance(state: BatchSearchProbing, fits: boolean): BatchSearch {
     const tried = [...state.tried, { batch: state.next, fits }];
     const fit = fits ? state.next : state.fit;
     const fail = fits ? state.fail : state.next;
-    if (fail - fit > 1) return probe(fit, fail, tried);
-    // fit moves off lo − 1 only onto a probe that fit.
-    const largest = tried.some((t) => t.fits) ? fit : null;
-    return { done: true, largest, tried };
+    if (fail - fit <= 1) return { done: true, largest: fit >= state.lo ? fit : null, tried };
+    return { ...state, next: nextProbe(fit, fail, tried, state), fit, fail, tried };
   },
 };
 
-function probe(fit: number, fail: number, tried: BatchTrial[]): BatchSearchProbing {
-  return { done: false, next: Math.floor((fit + fail) / 2), fit, fail, tried };
+function nextProbe(
+  fit: number,
+  fail: number,
+  tried: BatchTrial[],
+  range: { lo: number; hi: number },
+): number {
+  const bothKnown = fit >= range.lo && fail <= range.hi;
+  if (bothKnown) return Math.floor((fit + fail) / 2);
+  // Only fits so far (step up) or only failures (step down): 1, 1, 2, 4, … from the last probe.
+  const streak = tried.length;
+  const step = streak <= 2 ? 1 : 2 ** (streak - 2);
+  return fail > range.hi ? Math.min(range.hi, fit + step) : Math.max(range.lo, fail - step);
+}
+
+/**
+ * The largest batch in [lo, hi] whose predicted peak is within `limit`, by bisection on the planner
+ * (monotone in the batch); null when even `lo` is predicted over it.
+ */
+export function predictedLargestBatch(
+  predict: (batch: number) => number,
+  limit: number,
+  lo: number,
+  hi: number,
+): number | null {
+  if (predict(lo) > limit) return null;
+  let fit = lo;
+  let fail = hi + 1;
+  if (predict(hi) <= limit) return hi;
+  fail = hi;
+  while (fail - fit > 1) {
+    const mid = Math.floor((fit + fail) / 2);
+    if (predict(mid) <= limit) fit = mid;
+    else fail = mid;
+  }
+  return fit;
 }
 
 /** One point on a sweep chart. */
@@ -369,6 +420,14 @@ export interface SweepStatus {
     done: number;
     total: number;
   } | null;
-  /** The largest-batch search: its state, answer (null: even the smallest did not fit) and probes. */
-  largest: { status: 'idle' | 'running' | 'done'; batch: number | null; tried: BatchTrial[] };
+  /**
+   * The largest-batch search: its state, answer (null: even the smallest did not fit), probes, and the
+   * planner's largest fitting batch it started from (null without a card or when none was predicted).
+   */
+  largest: {
+    status: 'idle' | 'running' | 'done';
+    batch: number | null;
+    tried: BatchTrial[];
+    predicted: number | null;
+  };
 }

@@ -41,7 +41,7 @@ export function initialState(): LabState {
       status: 'idle',
       error: null,
       progress: null,
-      largest: { status: 'idle', batch: null, tried: [] },
+      largest: { status: 'idle', batch: null, tried: [], predicted: null },
       config: null,
     },
     provoke: { status: 'idle', result: null, error: null },

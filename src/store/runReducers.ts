@@ -220,7 +220,7 @@ export function largestStarted(s: LabState, config: TrainConfig): LabState {
       error: null,
       progress: null,
       config,
-      largest: { status: 'running', batch: null, tried: [] },
+      largest: { status: 'running', batch: null, tried: [], predicted: null },
     },
   };
 }
@@ -229,6 +229,10 @@ export function largestDone(s: LabState, result: LargestBatchResult): LabState {
   const tried = result.points.map((p) => ({ batch: p.batch, fits: p.status === 'measured' }));
   return {
     ...s,
-    sweep: { ...s.sweep, status: 'done', largest: { status: 'done', batch: result.largest, tried } },
+    sweep: {
+      ...s.sweep,
+      status: 'done',
+      largest: { status: 'done', batch: result.largest, tried, predicted: result.predicted },
+    },
   };
 }

@@ -233,7 +233,8 @@ export class LabClient implements LabCommands {
           config,
           preset,
           size,
-          lo: 1,
+          // Accumulation needs an image per micro-batch, as the settings require.
+          lo: Math.max(1, config.techniques.accumulationSteps),
           hi: LARGEST_BATCH_CEILING,
           numClasses: selectNumClasses(s),
         },
@@ -244,7 +245,7 @@ export class LabClient implements LabCommands {
         'info',
         result.largest === null
           ? `Largest batch: not even 1 fits at ${size}×${size} (${preset.label}).`
-          : `Largest batch that fits at ${size}×${size} (${preset.label}): ${result.largest}, after ${result.points.length} measured steps.`,
+          : `Largest batch that fits at ${size}×${size} (${preset.label}): ${result.largest}, measured in ${result.points.length} steps${result.predicted !== null ? ` from the planner's ${result.predicted}` : ''}.`,
       );
     } catch (err) {
       actions.sweepFailed(messageOf(err));

@@ -1,0 +1,13 @@
+import type { TrainConfig } from '../../core/trainConfig';
+import type { TrainerOptions } from './types';
+
+/** The trainer's options for a configuration's techniques: one home for the run and the batch search. */
+export function trainerOptionsFor(config: TrainConfig): Partial<TrainerOptions> {
+  return {
+    frozenBackboneOutsideTape: config.techniques.backboneOutsideTape,
+    accumulationSteps: config.techniques.accumulationSteps,
+    checkpointing: config.techniques.checkpointing,
+    seed: config.seed,
+    lossScaling: config.precision.lossScaling,
+  };
+}
