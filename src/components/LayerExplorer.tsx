@@ -1,16 +1,12 @@
 import { useId, useMemo, useState } from 'react';
-import {
-  groupRows,
-  layerRows,
-  paramTotals,
-  toggleBlock,
-  toggleLayer,
-  type LayerGroup,
-  type LayerRow,
-} from '../core/layerTable';
+import { groupRows, layerRows, paramTotals, toggleLayer } from '../core/layerTable';
 import type { ModelSpec } from '../core/modelSpec';
 import { trainableLabel } from '../core/trainable';
 import type { TrainableSet } from '../core/trainConfig';
+import { ExplorerTotals } from './explorer/ExplorerTotals';
+import { LayerTable } from './explorer/LayerTable';
+import { layersRule } from './explorer/layersRule';
+import { Shortcuts } from './explorer/Shortcuts';
 import './LayerExplorer.css';
 
 export interface LayerExplorerProps {
@@ -29,10 +25,6 @@ export interface LayerExplorerProps {
   backendLabel: string;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
-const shapeText = (shape: readonly number[]) => ['batch', ...shape].join(' × ');
-const DEFAULT_LAST_N = 20;
-
 /** Every layer of the model, grouped by block, with what trains and shortcuts to change it. */
 export function LayerExplorer({
   spec,
@@ -43,15 +35,7 @@ export function LayerExplorer({
   disabled = false,
   backendLabel,
 }: LayerExplorerProps) {
-  // A toggle by hand turns the rule into an explicit list of backbone layers (the head always trains).
-  const choose = (next: ReadonlySet<string>) =>
-    onChange({
-      kind: 'layers',
-      names: spec.layers
-        .slice(0, spec.backboneLayerCount)
-        .map((l) => l.name)
-        .filter((n) => next.has(n)),
-    });
+  const choose = (next: ReadonlySet<string>) => onChange(layersRule(spec, next));
   const titleId = useId();
   const rows = useMemo(() => layerRows(spec, trainable), [spec, trainable]);
   const groups = useMemo(() => groupRows(rows), [rows]);
@@ -81,225 +65,22 @@ export function LayerExplorer({
               {problem}
             </p>
           )}
-          <p className="explorer-totals">
-            Trainable parameters{' '}
-            <strong data-testid="explorer-trainable-params" data-count={totals.trainable}>
-              {count(totals.trainable)}
-            </strong>{' '}
-            · frozen parameters{' '}
-            <strong data-testid="explorer-frozen-params" data-count={totals.frozen}>
-              {count(totals.frozen)}
-            </strong>{' '}
-            · layers that train{' '}
-            <strong data-testid="explorer-trainable-layers" data-count={totals.trainableLayers}>
-              {count(totals.trainableLayers)}
-            </strong>{' '}
-            of {count(totals.layersWithWeights)} with weights
-          </p>
+          <ExplorerTotals totals={totals} />
           <p className="hint">
             BatchNorm layers left frozen run in inference mode, as in Keras: they normalise with their moving
             mean and variance and do not update them; those statistics never count as trainable.
           </p>
-          <table className="layer-table">
-            <thead>
-              <tr>
-                <th scope="col">Train</th>
-                <th scope="col">Layer</th>
-                <th scope="col">Type</th>
-                <th scope="col">Output shape (N × H × W × C)</th>
-                <th scope="col">Parameters</th>
-              </tr>
-            </thead>
-            {groups.map((group) => (
-              <Group
-                key={group.block}
-                spec={spec}
-                group={group}
-                trainable={trainable}
-                expanded={open.has(group.block)}
-                onExpand={() => toggleOpen(group.block)}
-                onChange={choose}
-                disabled={disabled}
-              />
-            ))}
-          </table>
+          <LayerTable
+            spec={spec}
+            groups={groups}
+            trainable={trainable}
+            open={open}
+            onExpand={toggleOpen}
+            onChange={choose}
+            disabled={disabled}
+          />
         </>
       )}
     </section>
-  );
-}
-
-interface ShortcutsProps {
-  spec: ModelSpec;
-  groups: readonly LayerGroup[];
-  onChange(next: TrainableSet): void;
-  disabled: boolean;
-}
-
-function Shortcuts({ spec, groups, onChange, disabled }: ShortcutsProps) {
-  const blocks = groups.filter((g) => g.toggleable).map((g) => g.block);
-  return (
-    <div className="row explorer-shortcuts">
-      <LastNShortcut spec={spec} onChange={onChange} disabled={disabled} />
-      {blocks.length > 0 && <FromBlockShortcut blocks={blocks} onChange={onChange} disabled={disabled} />}
-      <button type="button" disabled={disabled} onClick={() => onChange({ kind: 'all' })}>
-        All
-      </button>
-      <button type="button" disabled={disabled} onClick={() => onChange({ kind: 'head' })}>
-        Head only
-      </button>
-    </div>
-  );
-}
-
-type ShortcutProps = Pick<ShortcutsProps, 'onChange' | 'disabled'>;
-
-/** The last N backbone layers, as in Keras' `base_model.layers[-N:]`. */
-function LastNShortcut({ spec, onChange, disabled }: ShortcutProps & { spec: ModelSpec }) {
-  const id = useId();
-  const maxN = Math.max(0, spec.backboneLayerCount - 1);
-  const [lastN, setLastN] = useState(() => Math.min(DEFAULT_LAST_N, maxN));
-  const valid = Number.isInteger(lastN) && lastN >= 0 && lastN <= maxN;
-  return (
-    <div className="field">
-      <label htmlFor={id}>Backbone layers to unfreeze, from the end</label>
-      <span className="explorer-inline">
-        <input
-          id={id}
-          type="number"
-          min={0}
-          max={maxN}
-          step={1}
-          value={Number.isFinite(lastN) ? lastN : ''}
-          disabled={disabled}
-          onChange={(e) => setLastN(e.target.value === '' ? Number.NaN : Number(e.target.value))}
-        />
-        <button
-          type="button"
-          disabled={disabled || !valid}
-          onClick={() => onChange({ kind: 'last', n: lastN })}
-        >
-          Unfreeze last N layers
-        </button>
-      </span>
-    </div>
-  );
-}
-
-/** Every backbone layer from the start of a block on. */
-function FromBlockShortcut({ blocks, onChange, disabled }: ShortcutProps & { blocks: string[] }) {
-  const id = useId();
-  const [chosen, setChosen] = useState('');
-  const fromBlock = blocks.includes(chosen) ? chosen : (blocks[0] ?? '');
-  return (
-    <div className="field">
-      <label htmlFor={id}>First block to unfreeze</label>
-      <span className="explorer-inline">
-        <select id={id} value={fromBlock} disabled={disabled} onChange={(e) => setChosen(e.target.value)}>
-          {blocks.map((b) => (
-            <option key={b} value={b}>
-              {b}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          disabled={disabled}
-          onClick={() => onChange({ kind: 'from-block', block: fromBlock })}
-        >
-          Unfreeze from block
-        </button>
-      </span>
-    </div>
-  );
-}
-
-interface GroupProps {
-  spec: ModelSpec;
-  group: LayerGroup;
-  trainable: ReadonlySet<string>;
-  expanded: boolean;
-  onExpand(): void;
-  onChange(next: ReadonlySet<string>): void;
-  disabled: boolean;
-}
-
-function Group({ spec, group, trainable, expanded, onExpand, onChange, disabled }: GroupProps) {
-  const { block, rows, state, toggleable } = group;
-  return (
-    <tbody data-testid={`block-${block}`}>
-      <tr className="layer-group">
-        <td>
-          {rows.some((r) => r.canTrain) && (
-            <input
-              type="checkbox"
-              aria-label={`train block ${block}`}
-              checked={state === 'all'}
-              ref={(el) => {
-                if (el) el.indeterminate = state === 'some';
-              }}
-              disabled={disabled || !toggleable}
-              title={toggleable ? undefined : 'The head always trains'}
-              onChange={() => onChange(toggleBlock(spec, trainable, block))}
-            />
-          )}
-        </td>
-        <th scope="rowgroup" colSpan={3}>
-          <button type="button" className="layer-group-toggle" aria-expanded={expanded} onClick={onExpand}>
-            <span aria-hidden="true">{expanded ? '▾' : '▸'}</span> {block}
-          </button>{' '}
-          <span className="muted">
-            {count(rows.length)} {rows.length === 1 ? 'layer' : 'layers'}
-          </span>
-        </th>
-        <td>
-          {count(group.params)} <span className="muted">· {count(group.trainableParams)} training</span>
-        </td>
-      </tr>
-      {expanded &&
-        rows.map((row) => (
-          <Row
-            key={row.name}
-            row={row}
-            disabled={disabled}
-            onToggle={() => onChange(toggleLayer(trainable, row.name))}
-          />
-        ))}
-    </tbody>
-  );
-}
-
-function Row({ row, disabled, onToggle }: { row: LayerRow; disabled: boolean; onToggle(): void }) {
-  return (
-    <tr
-      data-testid={`layer-row-${row.name}`}
-      className={row.trainable && row.canTrain ? 'layer-trains' : undefined}
-    >
-      <td>
-        {row.canTrain ? (
-          <input
-            type="checkbox"
-            aria-label={`train ${row.name}`}
-            checked={row.trainable}
-            disabled={disabled || row.inHead}
-            title={row.inHead ? 'The head always trains' : undefined}
-            onChange={onToggle}
-          />
-        ) : (
-          <span className="muted">{row.params > 0 ? 'fixed' : 'no weights'}</span>
-        )}
-      </td>
-      <td>
-        <code>{row.name}</code>
-      </td>
-      <td>{row.className}</td>
-      <td>{shapeText(row.outputShape)}</td>
-      <td>
-        {count(row.params)}
-        {row.isBatchNorm && row.fixedParams > 0 && (
-          <span className="muted"> ({count(row.fixedParams)} moving statistics)</span>
-        )}
-      </td>
-    </tr>
   );
 }
