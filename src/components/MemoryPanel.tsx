@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
 import { MemoryTimeline, type MemoryPoint } from '../charts/MemoryTimeline';
 import { downsampleMax } from '../core/downsample';
-import { formatBytes } from '../core/memory';
 import { phasePeaks, stepPeaks } from '../core/phasePeaks';
 import { BreakdownTable } from './BreakdownTable';
+import { MemoryNumbers } from './memory/MemoryNumbers';
 import { ReleaseControl } from './ReleaseControl';
 import { RunComparison } from './RunComparison';
 import { SavedByLayer } from './SavedByLayer';
@@ -32,49 +32,10 @@ export function MemoryPanel() {
   const stepPeak = useMemo(() => stepPeaks(batches), [batches]);
   const last = samples[samples.length - 1];
   const hasPool = last?.allocatedBytes !== undefined;
-  const tag = <span className="label-measured">measured · {backend}</span>;
   return (
     <section className="panel" aria-labelledby="memory-title">
       <h2 id="memory-title">Memory</h2>
-      <dl className="numbers" data-testid="memory-numbers">
-        <div>
-          <dt>Live tensor bytes now</dt>
-          <dd>
-            {last ? formatBytes(last.liveBytes) : '—'} {tag}
-          </dd>
-        </div>
-        <div>
-          <dt>Live tensors</dt>
-          <dd>
-            {last ? last.numTensors.toLocaleString('en-US') : '—'} {tag}
-          </dd>
-        </div>
-        {hasPool && (
-          <div>
-            <dt>Allocated by backend (incl. freed-but-pooled)</dt>
-            <dd>
-              {formatBytes(last.allocatedBytes ?? Number.NaN)} {tag}
-            </dd>
-          </div>
-        )}
-        {peaks.map((p) => (
-          <div key={p.phase} data-testid={`peak-${p.phase}`} data-bytes={p.peakBytes}>
-            <dt>Peak, {p.phase} phase</dt>
-            <dd>
-              {formatBytes(p.peakBytes)} {tag}
-            </dd>
-          </div>
-        ))}
-        {stepPeak.map((p) => (
-          <div key={`profile-${p.phase}`} data-testid={`step-peak-${p.phase}`} data-bytes={p.peakBytes}>
-            <dt>Step peak, {p.phase} phase</dt>
-            <dd>
-              {formatBytes(p.peakBytes)}{' '}
-              <span className="label-measured">measured · {backend} · every kernel, as tf.profile</span>
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <MemoryNumbers last={last} hasPool={hasPool} peaks={peaks} stepPeak={stepPeak} backend={backend} />
       <MemoryTimeline points={points} markers={markers} backend={backend} hasPool={hasPool} />
       <BreakdownTable />
       <RunComparison />
