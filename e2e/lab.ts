@@ -25,7 +25,7 @@ export interface LabSnapshot {
       technique: { mode: string; microBatches: number; featureCache: 'filling' | 'reading' | null };
       lossScale: { scale: number; nextScale: number; skipped: boolean; skippedSteps: number } | null;
     }[];
-    epochs: { phase: string; valLoss: number }[];
+    epochs: { phase: string; valLoss: number; valAccuracy: number }[];
     phases: { phase: string; t: number; trainableParams: number }[];
     backend: string | null;
   };
@@ -42,7 +42,12 @@ export interface LabSnapshot {
       kerasBytes?: number;
       kerasMixedBytes?: number;
     }[];
-    largest: { status: string; batch: number | null; tried: { batch: number; fits: boolean }[] };
+    largest: {
+      status: string;
+      batch: number | null;
+      tried: { batch: number; fits: boolean }[];
+      predicted: number | null;
+    };
   };
 }
 

@@ -3,6 +3,7 @@ import { MemoryFields } from './settings/MemoryFields';
 import { ModelFields } from './settings/ModelFields';
 import { PhaseFields } from './settings/PhaseFields';
 import { PrecisionFields } from './settings/PrecisionFields';
+import { PresetButton } from './settings/PresetButton';
 import { SettingsProblems } from './settings/SettingsProblems';
 import { SplitFields } from './settings/SplitFields';
 import { TechniqueFields } from './settings/TechniqueFields';
@@ -15,6 +16,7 @@ export function SettingsPanel() {
   return (
     <section className="panel" aria-labelledby="settings-title">
       <h2 id="settings-title">2 · Settings</h2>
+      <PresetButton />
       <ModelFields />
       <MemoryFields />
       <PhaseFields />
