@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loadSample, openLab, snapshot, useTinySettings } from './lab';
+import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
 
 test('a sweep measures each point or marks it OOM on the chart, and the largest batch that fits is found', async ({
   page,
@@ -48,4 +48,23 @@ test('a sweep measures each point or marks it OOM on the chart, and the largest 
     'data-largest',
     String(largest.batch),
   );
+  // The search started from the planner and confirmed it in a few measured steps; the answer and the
+  // next batch up each show the planner's prediction and the measurement.
+  expect(largest.predicted).not.toBeNull();
+  expect(largest.tried.length).toBeLessThanOrEqual(4);
+  await expect(page.getByTestId(`sweep-largest-batch-${largest.batch}`)).toContainText(
+    /predicted .* measured/,
+  );
+  await expect(page.getByTestId(`sweep-largest-batch-${largest.batch! + 1}`)).toContainText(
+    'ran out of memory',
+  );
+
+  // The answer trains under the card; the next batch up does not.
+  await page.getByTestId('frozen-epochs').fill('0');
+  await page.getByTestId('batch-size').fill(String(largest.batch));
+  await page.getByTestId('train').click();
+  expect(await waitForRunEnd(page)).toBe('completed');
+  await page.getByTestId('batch-size').fill(String(largest.batch! + 1));
+  await page.getByTestId('train').click();
+  expect(await waitForRunEnd(page)).toBe('oom');
 });

@@ -70,11 +70,7 @@ export async function measurePoint(
     ...predictSweepKeras(spec, target.batch, preset),
   };
   trackLayers(model);
-  const offAttribution = attributeOutputs(backendName);
-  const offBudget = installBudget(backendName, () => config.budgetBytes);
-  const recorder = new LargestAllocation(backendName);
-  const guard = makeStepGuard(recorder);
-  const peak = new StepPeak(backendName);
+  const probes = pointProbes(backendName, config);
   const options = asRun
     ? {
         ...trainerOptionsFor(config),
@@ -89,29 +85,46 @@ export async function measurePoint(
     : [];
   try {
     trainer.compile(preset.phase, config.fineTuneLearningRate, fineTunedBackbone(spec, preset.fineTune));
-    await guard(() => trainer.step(batch));
-    peak.reset();
-    await guard(() => trainer.step(batch));
-    return { ...target, status: 'measured', peakBytes: peak.value, ...predicted };
+    await probes.guard(() => trainer.step(batch));
+    probes.peak.reset();
+    await probes.guard(() => trainer.step(batch));
+    return { ...target, status: 'measured', peakBytes: probes.peak.value, ...predicted };
   } catch (err) {
     if (!(err instanceof ResourceExhaustedError)) throw err;
-    return {
-      ...target,
-      status: 'oom',
-      ...predicted,
-      oomKind: err.details.kind,
-      ...(err.details.layer ? { oomLayer: err.details.layer } : {}),
-      message: err.message,
-    };
+    return { ...target, status: 'oom', ...predicted, ...oomFields(err) };
   } finally {
     tf.dispose([batch.xs, batch.ys, ...queued.flatMap((q) => [q.xs, q.ys])]);
     trainer.dispose();
     model.dispose();
-    peak.dispose();
-    recorder.dispose();
-    offBudget();
-    offAttribution();
+    probes.dispose();
   }
+}
+
+/** A point's memory probes: the simulated card, layer attribution, the step peak and the error scopes. */
+function pointProbes(backendName: string, config: TrainConfig) {
+  const offAttribution = attributeOutputs(backendName);
+  const offBudget = installBudget(backendName, () => config.budgetBytes);
+  const recorder = new LargestAllocation(backendName);
+  const peak = new StepPeak(backendName);
+  return {
+    guard: makeStepGuard(recorder),
+    peak,
+    dispose: () => {
+      peak.dispose();
+      recorder.dispose();
+      offBudget();
+      offAttribution();
+    },
+  };
+}
+
+/** What an OOM point records of the failure. */
+function oomFields(err: ResourceExhaustedError): Pick<SweepPoint, 'oomKind' | 'oomLayer' | 'message'> {
+  return {
+    oomKind: err.details.kind,
+    ...(err.details.layer ? { oomLayer: err.details.layer } : {}),
+    message: err.message,
+  };
 }
 
 /** What the sweep loops need from the engine. */
