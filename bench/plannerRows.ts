@@ -2,11 +2,10 @@ import * as tf from '@tensorflow/tfjs';
 import { trainableLayers, type ModelSpec } from '../src/core/modelSpec';
 import { planKeras, planTfjs, predictionError } from '../src/core/planner';
 import { describeModel } from '../src/ml/memory/describe';
-import { EFFICIENTNET_V2_VARIANTS, efficientNetV2 } from '../src/ml/models/efficientnetV2';
-import { initializers } from '../src/ml/models/graph';
-import { attachHead, type Classifier } from '../src/ml/models/head';
+import type { Classifier } from '../src/ml/models/head';
 import { buildClassifier } from '../src/ml/models/registry';
-import { noiseBatch } from '../src/ml/train/fixtures';
+import { noiseBatch, smallEfficientNetV2 } from '../src/ml/train/fixtures';
+import { NSFWJS_INPUT_SCALE } from '../src/ml/weights/nsfwjs';
 import { Trainer } from '../src/ml/train/trainer';
 
 /** One configuration of the planner's accuracy table, measured and predicted. */
@@ -35,25 +34,6 @@ interface Family {
   build(size: number): Classifier;
   /** Whether the technique rows run on this family too. */
   techniques?: boolean;
-}
-
-/** The lab's nsfwjs path (browser/engine.ts): pixels in [0, 1], so the Rescaling multiplies by 1/255. */
-const NSFWJS_INPUT_SCALE = { scale: 1 / 255, offset: 0 };
-
-/**
- * EfficientNetV2-B0 at a quarter of its width and half its depth: the three fused-MBConv stages and the
- * three MBConv stages with squeeze-and-excitation, one to four blocks each, at a size cpu can train.
- */
-function smallV2(size: number): Classifier {
-  const arch = efficientNetV2({
-    ...EFFICIENTNET_V2_VARIANTS['v2-b0'],
-    widthCoefficient: 0.25,
-    depthCoefficient: 0.5,
-  });
-  const init = initializers(1);
-  const input = tf.input({ shape: [size, size, 3], name: 'input_layer' });
-  const features = arch.features(input, { includePreprocessing: true, imagenetLayout: false, init });
-  return attachHead(input, features, 3, init, `${arch.modelName}_classifier`);
 }
 
 const lab = (id: 'mobilenetv2' | 'tiny', size: number): Classifier =>
@@ -89,7 +69,13 @@ const FAMILIES: Family[] = [
     build: (size) => lab('tiny', size),
     techniques: true,
   },
-  { family: 'EfficientNetV2', label: 'V2-B0 ¼w ½d', sizes: [32, 48], batches: [2, 8], build: smallV2 },
+  {
+    family: 'EfficientNetV2',
+    label: 'V2-B0 ¼w ½d',
+    sizes: [32, 48],
+    batches: [2, 8],
+    build: smallEfficientNetV2,
+  },
 ];
 
 type Preset = {

@@ -6,10 +6,8 @@ import type { EngineEvent, WeightsLoaded, WeightsReport } from '../core/protocol
 import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
 import { describeModel } from '../ml/memory/describe';
 import { buildClassifier } from '../ml/models/registry';
+import { NSFWJS_INPUT_SCALE } from '../ml/weights/nsfwjs';
 import { SessionWeights } from './weights';
-
-/** Pixels in [0, 1], as nsfwjs feeds its MobileNetV2. */
-const NSFWJS_INPUT_SCALE = { scale: 1 / 255, offset: 0 };
 
 /**
  * The lab's classifier for a configuration: the Keras backbone with its preprocessing (pixels in 0–255)

@@ -1,5 +1,6 @@
 import type * as tf from '@tensorflow/tfjs';
 import { product, type LayerKind, type LayerSpec, type ModelSpec } from '../../core/modelSpec';
+import { layerWeightLists } from '../tfjsInternals';
 
 const KINDS: Record<string, LayerKind> = {
   InputLayer: 'input',
@@ -23,12 +24,6 @@ const KINDS: Record<string, LayerKind> = {
 type Shape = (number | null)[];
 const perExample = (shape: Shape): number[] => shape.slice(1).map((d) => d ?? 1);
 const shapesOf = (s: Shape | Shape[]): Shape[] => (Array.isArray(s[0]) ? (s as Shape[]) : [s as Shape]);
-
-/** tfjs keeps a layer's trainable-when-unfrozen weights apart from the ones that never train. */
-interface LayerWeights {
-  _trainableWeights: tf.LayerVariable[];
-  _nonTrainableWeights: tf.LayerVariable[];
-}
 
 function macs(kind: LayerKind, layer: tf.layers.Layer, inputs: number[][], output: number[]): number {
   const config = layer.getConfig();
@@ -60,7 +55,7 @@ export function describeModel(model: tf.LayersModel, backboneLayerCount: number)
     const outputShape = perExample(
       shapesOf((node?.outputShapes ?? layer.outputShape) as Shape | Shape[])[0]!,
     );
-    const weights = layer as unknown as LayerWeights;
+    const weights = layerWeightLists(layer);
     const size = (w: tf.LayerVariable) => product(w.shape.map((d) => d ?? 1));
     const spec: LayerSpec = {
       name: layer.name,
@@ -69,8 +64,8 @@ export function describeModel(model: tf.LayersModel, backboneLayerCount: number)
       inputs: (node?.inboundLayers ?? []).map((l) => l.name),
       inputShapes,
       outputShape,
-      trainableWeightSizes: weights._trainableWeights.map(size),
-      fixedWeightSizes: weights._nonTrainableWeights.map(size),
+      trainableWeightSizes: weights.trainable.map(size),
+      fixedWeightSizes: weights.nonTrainable.map(size),
       macs: macs(kind, layer, inputShapes, outputShape),
     };
     const activation = activationOf(layer);

@@ -3,13 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { trainableLayers } from '../../core/modelSpec';
 import { checkpointSegments, planTfjs, predictionError } from '../../core/planner';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
-import { EFFICIENTNET_V2_VARIANTS, efficientNetV2 } from '../models/efficientnetV2';
-import { initializers } from '../models/graph';
-import { attachHead, type Classifier } from '../models/head';
+import type { Classifier } from '../models/head';
 import { buildClassifier as buildLabModel } from '../models/registry';
-import { noiseBatch, tinyClassifier } from '../train/fixtures';
+import { noiseBatch, smallEfficientNetV2, tinyClassifier } from '../train/fixtures';
 import { blockSegments } from '../train/segments';
 import { Trainer } from '../train/trainer';
+import { NSFWJS_INPUT_SCALE } from '../weights/nsfwjs';
 import { describeModel } from './describe';
 
 beforeAll(async () => {
@@ -161,22 +160,10 @@ describe('planner against tf.profile on the cpu backend', () => {
       width: size,
       includePreprocessing: true,
       // The packaged nsfwjs weights' preprocessing, as browser/engine.ts builds it.
-      ...(id === 'mobilenetv2' ? { inputScale: { scale: 1 / 255, offset: 0 } } : {}),
+      ...(id === 'mobilenetv2' ? { inputScale: NSFWJS_INPUT_SCALE } : {}),
       numClasses: 3,
       seed: 1,
     });
-  // EfficientNetV2-B0 at a quarter of its width and half its depth: fused MBConv stages, then MBConv.
-  const smallV2 = (size: number): Classifier => {
-    const arch = efficientNetV2({
-      ...EFFICIENTNET_V2_VARIANTS['v2-b0'],
-      widthCoefficient: 0.25,
-      depthCoefficient: 0.5,
-    });
-    const init = initializers(1);
-    const input = tf.input({ shape: [size, size, 3], name: 'input_layer' });
-    const features = arch.features(input, { includePreprocessing: true, imagenetLayout: false, init });
-    return attachHead(input, features, 3, init, 'small_v2');
-  };
   type FamilyCase = [
     label: string,
     size: number,
@@ -199,7 +186,7 @@ describe('planner against tf.profile on the cpu backend', () => {
       'forward',
     ],
     // Normalization's counted cast and difference set the backbone's peak at its first layers.
-    ['EfficientNetV2 fused, frozen outside the tape', 96, 8, smallV2, true, 'backbone'],
+    ['EfficientNetV2 fused, frozen outside the tape', 96, 8, smallEfficientNetV2, true, 'backbone'],
   ];
 
   it.each(FAMILIES)('%s at %i px, batch %i: within 3%', async (_label, size, batch, build, outside, at) => {
@@ -235,7 +222,7 @@ describe('planner against tf.profile on the cpu backend', () => {
       legacy({ ...EFFICIENTNET_PRESETS.b0, widthCoefficient: 0.25 }, 64),
       // MobileNetV2 names its blocks 'block_2_', and its residual adds read the block's input.
       lab('mobilenetv2', 32),
-      smallV2(32),
+      smallEfficientNetV2(32),
     ]) {
       const planned = checkpointSegments(describeModel(model, backboneLayerCount));
       const trained = blockSegments(model).map((s) => ({

@@ -1,6 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Batch } from '../data/pipeline';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
+import { EFFICIENTNET_V2_VARIANTS, efficientNetV2 } from '../models/efficientnetV2';
+import { initializers } from '../models/graph';
+import { attachHead, type Classifier } from '../models/head';
 import { dropoutLayers, setDropoutRate } from '../tfjsInternals';
 
 /** Small models and seeded batches shared by the trainer's tests and the techniques bench. */
@@ -8,6 +11,22 @@ import { dropoutLayers, setDropoutRate } from '../tfjsInternals';
 /** The Tiny classifier at a small square size, seeded so two builds have equal weights. */
 export function tinyClassifier(size = 32, numClasses = 3, seed = 1) {
   return buildClassifier({ ...EFFICIENTNET_PRESETS.tiny, height: size, width: size, numClasses, seed });
+}
+
+/**
+ * EfficientNetV2-B0 at a quarter of its width and half its depth: the three fused-MBConv stages and the
+ * three MBConv stages with squeeze-and-excitation, one to four blocks each, at a size cpu can train.
+ */
+export function smallEfficientNetV2(size: number): Classifier {
+  const arch = efficientNetV2({
+    ...EFFICIENTNET_V2_VARIANTS['v2-b0'],
+    widthCoefficient: 0.25,
+    depthCoefficient: 0.5,
+  });
+  const init = initializers(1);
+  const input = tf.input({ shape: [size, size, 3], name: 'input_layer' });
+  const features = arch.features(input, { includePreprocessing: true, imagenetLayout: false, init });
+  return attachHead(input, features, 3, init, `${arch.modelName}_classifier`);
 }
 
 /** Seeded noise images in 0–255 with cycling labels: varied enough that batch statistics matter. */

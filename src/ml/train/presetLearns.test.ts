@@ -11,7 +11,7 @@ import { fineTunedBackbone } from '../../core/trainable';
 import type { TrainConfig } from '../../core/trainConfig';
 import { makeDataset, type DecodedImage, type PipelineItem } from '../data/pipeline';
 import { buildClassifier } from '../models/registry';
-import { nsfwjsBackboneWeights } from '../weights/nsfwjs';
+import { NSFWJS_INPUT_SCALE, nsfwjsBackboneWeights } from '../weights/nsfwjs';
 import { assignWeights } from '../weights/report';
 import { runTraining, type PhasePlan } from './runLoop';
 import { Trainer } from './trainer';
@@ -23,8 +23,6 @@ const WORKSHOP: TrainConfig = {
   fineTune: { ...WORKSHOP_PRESET.fineTune },
   augment: { ...WORKSHOP_PRESET.augment },
 };
-/** nsfwjs feeds its MobileNetV2 pixels in [0, 1], as the engine's build does. */
-const NSFWJS_INPUT_SCALE = { scale: 1 / 255, offset: 0 };
 const SAMPLE = new URL('../../../public/sample/', import.meta.url);
 const CLASSES = ['circles', 'squares', 'triangles'];
 

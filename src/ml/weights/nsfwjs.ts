@@ -7,6 +7,9 @@ import { sourceFromArtifacts, type WeightSource } from './source';
 import { buildFromTopology, checkArtifacts, type TfjsArtifacts } from './tfjs';
 
 /** Where the offline default comes from, as data the UI and README can show. */
+/** Pixels in [0, 1], as nsfwjs feeds its MobileNetV2 (Keras' MobileNetV2 would map them to [-1, 1]). */
+export const NSFWJS_INPUT_SCALE = { scale: 1 / 255, offset: 0 };
+
 export const NSFWJS_MOBILENET_V2 = {
   /** npm package that ships the model inside its JavaScript modules (no download at run time). */
   package: 'nsfwjs',
