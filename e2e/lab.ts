@@ -26,7 +26,7 @@ export interface LabSnapshot {
       lossScale: { scale: number; nextScale: number; skipped: boolean; skippedSteps: number } | null;
     }[];
     epochs: { phase: string; valLoss: number; valAccuracy: number }[];
-    phases: { phase: string; t: number; trainableParams: number }[];
+    phases: { phase: string; t: number; trainableParams: number; batchesPerEpoch: number }[];
     backend: string | null;
   };
   log: { level: string; message: string }[];

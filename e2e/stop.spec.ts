@@ -14,6 +14,13 @@ test('Stop during training leaves the page usable and a second run works', async
   const stopped = await snapshot(page);
   expect(stopped.run.batches.length).toBeLessThan(10);
   await expect(page.getByTestId('log')).toContainText('stopped by the user');
+  // Progress tells the truth: the plan of 10 epochs is kept, no time is left to count down, and a line
+  // says where the run stopped and why.
+  const planned = 10 * stopped.run.phases[0]!.batchesPerEpoch;
+  const count = page.getByTestId('progress-count');
+  await expect(count).toContainText(`${stopped.run.batches.length} / ${planned}`);
+  await expect(count).not.toContainText('left');
+  await expect(page.getByTestId('run-ended')).toContainText('Stopped by you after frozen phase, epoch 1');
 
   // Usable: settings unlocked, preview refreshes, a second shorter run completes.
   await expect(page.getByTestId('batch-size')).toBeEnabled();
