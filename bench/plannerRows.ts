@@ -3,9 +3,7 @@ import { trainableLayers, type ModelSpec } from '../src/core/modelSpec';
 import { planKeras, planTfjs, predictionError } from '../src/core/planner';
 import { describeModel } from '../src/ml/memory/describe';
 import type { Classifier } from '../src/ml/models/head';
-import { buildClassifier } from '../src/ml/models/registry';
-import { noiseBatch, smallEfficientNetV2 } from '../src/ml/train/fixtures';
-import { NSFWJS_INPUT_SCALE } from '../src/ml/weights/nsfwjs';
+import { labFamilyModel, noiseBatch, smallEfficientNetV2 } from '../src/ml/train/fixtures';
 import { Trainer } from '../src/ml/train/trainer';
 
 /** One configuration of the planner's accuracy table, measured and predicted. */
@@ -36,16 +34,7 @@ interface Family {
   techniques?: boolean;
 }
 
-const lab = (id: 'mobilenetv2' | 'tiny', size: number): Classifier =>
-  buildClassifier({
-    id,
-    height: size,
-    width: size,
-    includePreprocessing: true,
-    ...(id === 'mobilenetv2' ? { inputScale: NSFWJS_INPUT_SCALE } : {}),
-    numClasses: 3,
-    seed: 1,
-  });
+const lab = labFamilyModel;
 
 /**
  * Every family the lab builds, as the lab builds it (preprocessing layers included). MobileNetV2 is the

@@ -4,11 +4,9 @@ import { trainableLayers } from '../../core/modelSpec';
 import { checkpointSegments, planTfjs, predictionError } from '../../core/planner';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
 import type { Classifier } from '../models/head';
-import { buildClassifier as buildLabModel } from '../models/registry';
-import { noiseBatch, smallEfficientNetV2, tinyClassifier } from '../train/fixtures';
+import { labFamilyModel, noiseBatch, smallEfficientNetV2, tinyClassifier } from '../train/fixtures';
 import { blockSegments } from '../train/segments';
 import { Trainer } from '../train/trainer';
-import { NSFWJS_INPUT_SCALE } from '../weights/nsfwjs';
 import { describeModel } from './describe';
 
 beforeAll(async () => {
@@ -153,17 +151,8 @@ describe('planner against tf.profile on the cpu backend', () => {
   );
 
   // One configuration per family the lab builds, each where a family's own layers set the peak.
-  const lab = (id: 'mobilenetv2' | 'tiny', size: number): Classifier =>
-    buildLabModel({
-      id,
-      height: size,
-      width: size,
-      includePreprocessing: true,
-      // The packaged nsfwjs weights' preprocessing, as browser/engine.ts builds it.
-      ...(id === 'mobilenetv2' ? { inputScale: NSFWJS_INPUT_SCALE } : {}),
-      numClasses: 3,
-      seed: 1,
-    });
+  const lab = labFamilyModel;
+
   type FamilyCase = [
     label: string,
     size: number,

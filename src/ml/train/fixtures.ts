@@ -4,6 +4,8 @@ import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
 import { EFFICIENTNET_V2_VARIANTS, efficientNetV2 } from '../models/efficientnetV2';
 import { initializers } from '../models/graph';
 import { attachHead, type Classifier } from '../models/head';
+import { buildClassifier as buildLabModel } from '../models/registry';
+import { NSFWJS_INPUT_SCALE } from '../weights/nsfwjs';
 import { dropoutLayers, setDropoutRate } from '../tfjsInternals';
 
 /** Small models and seeded batches shared by the trainer's tests and the techniques bench. */
@@ -27,6 +29,22 @@ export function smallEfficientNetV2(size: number): Classifier {
   const input = tf.input({ shape: [size, size, 3], name: 'input_layer' });
   const features = arch.features(input, { includePreprocessing: true, imagenetLayout: false, init });
   return attachHead(input, features, 3, init, `${arch.modelName}_classifier`);
+}
+
+/**
+ * A family's model as the lab builds it (browser/labModels.ts) for 3 classes: Keras preprocessing, and for
+ * MobileNetV2 the packaged nsfwjs weights' ×1/255 input. Seeded, so two builds have equal weights.
+ */
+export function labFamilyModel(id: 'mobilenetv2' | 'tiny', size: number): Classifier {
+  return buildLabModel({
+    id,
+    height: size,
+    width: size,
+    includePreprocessing: true,
+    ...(id === 'mobilenetv2' ? { inputScale: NSFWJS_INPUT_SCALE } : {}),
+    numClasses: 3,
+    seed: 1,
+  });
 }
 
 /** Seeded noise images in 0–255 with cycling labels: varied enough that batch statistics matter. */
