@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { NO_AUGMENT } from './config';
+import { kerasApplication, kerasScript, remedyWords, type KerasScriptInput } from './kerasScript';
+import { DEFAULT_TRAIN_CONFIG } from './settings';
+
+const seedCase = (over: Partial<KerasScriptInput> = {}): KerasScriptInput => ({
+  config: {
+    ...DEFAULT_TRAIN_CONFIG,
+    model: 'v2-l',
+    weights: 'file',
+    height: 300,
+    width: 500,
+    batchSize: 28,
+    frozenEpochs: 10,
+    fineTuneEpochs: 5,
+    frozenLearningRate: 1e-3,
+    fineTuneLearningRate: 1e-4,
+    fineTune: { kind: 'from-block', block: 'block7a' },
+    patience: 2,
+  },
+  classNames: ['buildings', 'forest', 'glacier', 'mountain', 'sea', 'street'],
+  unfrozen: ['block7a_expand_conv', 'block7a_expand_bn', 'top_conv', 'top_bn', 'top_activation'],
+  data: { kind: 'folders' },
+  remedies: { mixedPrecision: false, memoryGrowth: false },
+  prediction: { frozen: 2_500_000_000, fineTune: 31_400_000_000, card: 'a 16 GB card' },
+  ...over,
+});
+
+describe('kerasApplication', () => {
+  it('names the keras.applications function and how pixels reach it', () => {
+    expect(kerasApplication('v2-l')).toEqual({
+      fn: 'EfficientNetV2L',
+      preprocessing: 'argument',
+      standIn: null,
+    });
+    expect(kerasApplication('v2-b0').fn).toBe('EfficientNetV2B0');
+    expect(kerasApplication('b3')).toEqual({
+      fn: 'EfficientNetB3',
+      preprocessing: 'built-in',
+      standIn: null,
+    });
+    expect(kerasApplication('mobilenetv2').preprocessing).toBe('rescaling');
+    expect(kerasApplication('tiny').fn).toBe('EfficientNetB0');
+    expect(kerasApplication('tiny').standIn).toMatch(/no/);
+  });
+});
+
+describe('kerasScript', () => {
+  it("builds the seed's model: same call, same head, float32 only by default", () => {
+    const s = kerasScript(seedCase());
+    expect(s).toContain(
+      'keras.applications.EfficientNetV2L(include_top=False, weights=weights, input_shape=(300, 500, 3), include_preprocessing=True)',
+    );
+    expect(s).toContain('x = base(x, training=False)');
+    for (const line of [
+      'layers.GlobalAveragePooling2D(name="avg_pool")',
+      'layers.Dropout(0.2, name="head_dropout_1")',
+      'layers.Dense(128, activation="relu", name="head_dense")',
+      'layers.Dropout(0.2, name="head_dropout_2")',
+      'activation="softmax", name="predictions")(x)',
+    ])
+      expect(s).toContain(line);
+    expect(s).not.toContain('mixed_float16');
+    expect(s).not.toContain('gradient_accumulation_steps=');
+  });
+
+  it('batches the dataset, not fit(), and explains the trap', () => {
+    const s = kerasScript(seedCase());
+    expect(s).toContain('batch_size=None');
+    expect(s).toContain('train_ds = train_images.batch(GLOBAL_BATCH)');
+    expect(s).toMatch(/model\.fit\(batch_size=\.\.\.\) is ignored/);
+    const fitCall = s.slice(s.indexOf('return model.fit('), s.indexOf('verbose=2)'));
+    expect(fitCall).toContain('train_ds');
+    expect(fitCall).not.toContain('batch_size');
+    expect(s).toContain('subset="both"');
+    expect(s).toContain('IMAGE_SIZE = (300, 500)');
+  });
+
+  it('repeats the augmentation that is on, and only that', () => {
+    const on = kerasScript(seedCase());
+    expect(on).toContain('tf.image.random_flip_left_right(image)');
+    expect(on).toContain('tf.image.random_brightness(image, max_delta=0.5)');
+    expect(on).toContain('tf.image.random_contrast(image, 0.5, 1.5)');
+    const base = seedCase();
+    const off = kerasScript({ ...base, config: { ...base.config, augment: NO_AUGMENT } });
+    expect(off).not.toContain('def augment');
+    const flipOnly = kerasScript({
+      ...base,
+      config: { ...base.config, augment: { ...NO_AUGMENT, flip: true } },
+    });
+    expect(flipOnly).toContain('random_flip_left_right');
+    expect(flipOnly).not.toContain('random_brightness');
+  });
+
+  it('unfreezes exactly the chosen layers by name, recompiles at the fine-tune rate, stops early as set', () => {
+    const s = kerasScript(seedCase());
+    const unfrozen = s.slice(s.indexOf('UNFROZEN = ['), s.indexOf(']', s.indexOf('UNFROZEN = [')) + 1);
+    expect(unfrozen.match(/"[^"]+"/g)).toEqual(seedCase().unfrozen.map((n) => `"${n}"`));
+    expect(s).toContain('layer.trainable = layer.name in UNFROZEN');
+    const phase1 = s.indexOf('base.trainable = False');
+    const phase2 = s.indexOf('base.trainable = True');
+    expect(phase1).toBeGreaterThan(0);
+    expect(phase2).toBeGreaterThan(phase1);
+    expect(s.indexOf('Adam(learning_rate=0.001)')).toBeGreaterThan(phase1);
+    expect(s.indexOf('Adam(learning_rate=0.0001)')).toBeGreaterThan(phase2);
+    expect(s).toContain('EarlyStopping(monitor="val_loss", patience=2)');
+    expect(s).toContain('else 10, "frozen")');
+    expect(s).toContain('else 5\n');
+  });
+
+  it('leaves phase 2 out when the plan has no fine-tune epochs', () => {
+    const base = seedCase();
+    const s = kerasScript({ ...base, config: { ...base.config, fineTuneEpochs: 0 } });
+    expect(s).not.toContain('base.trainable = True');
+    expect(s).toContain('no fine-tune phase');
+  });
+
+  it('writes every chosen remedy: mixed precision with a float32 output, accumulation, a memory limit', () => {
+    const base = seedCase();
+    const input: KerasScriptInput = {
+      ...base,
+      config: {
+        ...base.config,
+        budgetBytes: 8 * 2 ** 30,
+        techniques: { ...base.config.techniques, accumulationSteps: 4 },
+      },
+      remedies: { mixedPrecision: true, memoryGrowth: true },
+    };
+    const s = kerasScript(input);
+    expect(s).toContain('keras.mixed_precision.set_global_policy("mixed_float16")');
+    expect(s).toContain('name="predictions", dtype="float32")');
+    expect(s).toContain('ACCUMULATION = 4');
+    expect(s).toContain('Adam(learning_rate=0.0001, gradient_accumulation_steps=ACCUMULATION)');
+    expect(s).toContain('LogicalDeviceConfiguration(memory_limit=8192)');
+    // TensorFlow refuses memory growth on a device with a logical configuration.
+    expect(s).not.toContain('set_memory_growth');
+    expect(remedyWords(input)).toEqual([
+      'mixed_float16',
+      'gradient_accumulation_steps=4',
+      'memory_limit=8192 MiB',
+    ]);
+    const growth = kerasScript({ ...base, remedies: { mixedPrecision: false, memoryGrowth: true } });
+    expect(growth).toContain('tf.config.experimental.set_memory_growth(gpu, True)');
+    expect(growth).not.toContain('memory_limit=');
+  });
+
+  it('scales out with tf.distribute: the model inside strategy.scope(), global batch = per replica × replicas', () => {
+    const s = kerasScript(seedCase());
+    expect(s).toContain('choices=["none", "mirrored", "multiworker"]');
+    expect(s).toContain('tf.distribute.MirroredStrategy()');
+    expect(s).toContain('tf.distribute.MultiWorkerMirroredStrategy()');
+    expect(s).toContain('TF_CONFIG');
+    expect(s).toContain('GLOBAL_BATCH = MICRO_BATCH * REPLICAS');
+    const scope = s.indexOf('with strategy.scope():');
+    expect(scope).toBeGreaterThan(0);
+    expect(s.indexOf('model, base = build_model(')).toBeGreaterThan(scope);
+    expect(s.indexOf('strategy = make_strategy(')).toBeGreaterThan(s.indexOf('GPUS = '));
+  });
+
+  it("prints the lab's per-replica prediction and logs the measured peak next to it", () => {
+    const s = kerasScript(seedCase());
+    expect(s).toContain('phase 1 2.50 GB, phase 2 31.4 GB');
+    expect(s).toContain('for a 16 GB card');
+    expect(s).toContain('PREDICTED = {"frozen": 2500000000, "fine-tune": 31400000000}');
+    expect(s).toContain('tf.config.experimental.get_memory_info("GPU:0")["peak"]');
+    expect(s).toContain('tf.config.experimental.reset_memory_stats("GPU:0")');
+    const none = kerasScript(seedCase({ prediction: { frozen: null, fineTune: null, card: null } }));
+    expect(none).toContain('PREDICTED = {"frozen": None, "fine-tune": None}');
+  });
+
+  it('has the flags a quick run needs, with the lab values as defaults', () => {
+    const s = kerasScript(seedCase());
+    for (const flag of ['--data', '--epochs', '--weights', '--steps-per-epoch', '--strategy', '--batch'])
+      expect(s).toContain(`parser.add_argument("${flag}"`);
+    expect(s).toContain('choices=["imagenet", "none"], default="imagenet"');
+    const random = seedCase();
+    const r = kerasScript({ ...random, config: { ...random.config, weights: 'random' } });
+    expect(r).toContain('choices=["imagenet", "none"], default="none"');
+  });
+
+  it('reads a CSV manifest with from_tensor_slices and splits each class like the lab', () => {
+    const s = kerasScript(seedCase({ data: { kind: 'manifest', file: 'photos.csv' } }));
+    expect(s).toContain('parser.add_argument("--data", default="photos.csv"');
+    expect(s).toContain('tf.data.Dataset.from_tensor_slices(');
+    expect(s).toContain('def split_per_class(samples):');
+    expect(s).not.toContain('image_dataset_from_directory(');
+  });
+
+  it('rescales for MobileNetV2 and passes no include_preprocessing to EfficientNet V1', () => {
+    const base = seedCase();
+    const m = kerasScript({
+      ...base,
+      config: { ...base.config, model: 'mobilenetv2', height: 224, width: 224 },
+    });
+    expect(m).toContain('layers.Rescaling(1 / 127.5, offset=-1, name="preprocess")');
+    expect(m).not.toContain('include_preprocessing');
+    const b0 = kerasScript({ ...base, config: { ...base.config, model: 'b0' } });
+    expect(b0).toContain('keras.applications.EfficientNetB0(');
+    expect(b0).not.toContain('include_preprocessing=True');
+  });
+
+  it('quotes names safely', () => {
+    const s = kerasScript(seedCase({ classNames: ['say "hi"', 'back\\slash'] }));
+    expect(s).toContain('"say \\"hi\\"", "back\\\\slash"');
+  });
+});

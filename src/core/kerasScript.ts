@@ -1,0 +1,170 @@
+/**
+ * One readable Keras script for the lab's plan: the same data, model, phases and remedies, to run where
+ * the memory is (one GPU, several on one host, or several hosts). Pure string building from the
+ * settings; `python3 -m py_compile` checks every variant in the tests, and the Keras interop suite runs it.
+ */
+import { formatBytes } from './memory';
+import { catalogEntry } from './models';
+import { trainableLabel } from './trainable';
+import {
+  kerasApplication,
+  mebibytes,
+  py,
+  pyNum,
+  replicaBatch,
+  type KerasScriptInput,
+} from './kerasScriptBasics';
+import { dataSection, memoryCallbackSection, modelSection, trainingSection } from './kerasScriptParts';
+
+export type { KerasDataSource, KerasPrediction, KerasRemedies, KerasScriptInput } from './kerasScriptBasics';
+export { kerasApplication } from './kerasScriptBasics';
+
+const epochWords = (n: number): string => `${n} epoch${n === 1 ? '' : 's'}`;
+
+function header(input: KerasScriptInput): string {
+  const { config } = input;
+  const app = kerasApplication(config.model);
+  const name = catalogEntry(config.model).displayName;
+  const { micro, steps } = replicaBatch(config);
+  const predicted = (bytes: number | null) => (bytes === null ? 'not planned' : formatBytes(bytes));
+  const lines = [
+    `"""Fine-tune ${name} (keras.applications.${app.fn}) at ${config.height}x${config.width}, as planned in VRAM Lab.`,
+    '',
+    `Classes: ${input.classNames.length}. Per-replica batch: ${config.batchSize}${steps > 1 ? ` (${steps} micro-batches of ${micro}, accumulated)` : ''}.`,
+    `Phase 1: backbone frozen, ${epochWords(config.frozenEpochs)} at ${pyNum(config.frozenLearningRate)}.`,
+    `Phase 2: ${trainableLabel(config.fineTune)} (${input.unfrozen.length} backbone layers) unfrozen, ${epochWords(config.fineTuneEpochs)} at ${pyNum(config.fineTuneLearningRate)}.`,
+    `Remedies: ${remedyWords(input).join(', ') || 'none'}.`,
+    '',
+    `The lab's per-replica memory prediction (Keras on a CUDA card${input.prediction.card ? `, for ${input.prediction.card}` : ''}):`,
+    `  phase 1 ${predicted(input.prediction.frozen)}, phase 2 ${predicted(input.prediction.fineTune)}.`,
+    'The MemoryLog callback below prints the measured peak of GPU:0 next to it after every epoch.',
+    'The prediction leaves out cuDNN workspaces and allocator fragmentation, so expect a measured peak above it.',
+    '',
+    'Run:  python train.py --data DIR [--strategy none|mirrored|multiworker] [--weights imagenet|none]',
+    '      [--epochs N] [--steps-per-epoch N] [--batch N]',
+    ...(app.standIn ? ['', `Note: ${app.standIn}`] : []),
+    '"""',
+  ];
+  return lines.join('\n');
+}
+
+/** The remedies in words, as the header and the tests name them. */
+export function remedyWords(input: KerasScriptInput): string[] {
+  const { config, remedies } = input;
+  const words: string[] = [];
+  if (remedies.mixedPrecision) words.push('mixed_float16');
+  if (config.techniques.accumulationSteps > 1)
+    words.push(`gradient_accumulation_steps=${config.techniques.accumulationSteps}`);
+  if (config.budgetBytes !== null) words.push(`memory_limit=${mebibytes(config.budgetBytes)} MiB`);
+  else if (remedies.memoryGrowth) words.push('memory growth');
+  return words;
+}
+
+function flagsSection(input: KerasScriptInput): string {
+  const { config } = input;
+  const dataHelp =
+    input.data.kind === 'manifest' ? 'the CSV manifest (path,label)' : 'the folder of class folders';
+  return `import argparse
+import json
+import os
+
+parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+parser.add_argument("--data", default=${py(input.data.kind === 'manifest' ? input.data.file : 'data')}, help=${py(dataHelp)})
+parser.add_argument("--strategy", choices=["none", "mirrored", "multiworker"], default="none",
+                    help="none: one device; mirrored: every GPU of this host; multiworker: several hosts (TF_CONFIG)")
+parser.add_argument("--weights", choices=["imagenet", "none"], default=${py(config.weights === 'random' ? 'none' : 'imagenet')},
+                    help="starting weights of the backbone (none: random, e.g. for a quick check)")
+parser.add_argument("--epochs", type=int, default=None,
+                    help="epochs of each phase (default: the lab's ${config.frozenEpochs} frozen and ${config.fineTuneEpochs} fine-tune)")
+parser.add_argument("--steps-per-epoch", type=int, default=None, help="stop each epoch after this many batches")
+parser.add_argument("--batch", type=int, default=${config.batchSize}, help="images per replica and optimizer update")
+parser.add_argument("--memory-log", default=None, help="also append each epoch's measured and predicted peak here, as JSON lines")
+args = parser.parse_args()`;
+}
+
+function deviceSection(input: KerasScriptInput): string {
+  const { config, remedies } = input;
+  const memory =
+    config.budgetBytes !== null
+      ? `# The lab's simulated card: a hard per-GPU budget, TensorFlow's memory_limit (in MiB), like the lab's.
+# (Memory growth cannot be combined with a logical device configuration, so it is not set.)
+for gpu in GPUS:
+    tf.config.set_logical_device_configuration(
+        gpu, [tf.config.LogicalDeviceConfiguration(memory_limit=${mebibytes(config.budgetBytes)})])`
+      : remedies.memoryGrowth
+        ? `# Memory growth: allocate on demand instead of reserving the whole card up front, so other
+# processes can use what this one does not (and nvidia-smi shows what is really in use).
+for gpu in GPUS:
+    tf.config.experimental.set_memory_growth(gpu, True)`
+        : '# TensorFlow reserves most of each GPU at start-up (no memory growth, no memory_limit chosen).';
+  const precision = remedies.mixedPrecision
+    ? `
+# Mixed precision: float16 compute and activations (about half the activation memory), float32
+# master weights. compile() wraps the optimizer in a LossScaleOptimizer under this policy.
+keras.mixed_precision.set_global_policy("mixed_float16")
+`
+    : '';
+  return `# TensorFlow reads these at import, so set them first.
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+
+import tensorflow as tf
+import keras
+from keras import layers
+
+# GPU settings must be made before anything touches the GPUs (the strategy below does).
+GPUS = tf.config.list_physical_devices("GPU")
+${memory}
+${precision}
+keras.utils.set_random_seed(${config.seed})`;
+}
+
+function strategySection(input: KerasScriptInput): string {
+  const { steps } = replicaBatch(input.config);
+  const accumulation =
+    steps > 1
+      ? `# Gradient accumulation: the dataset yields micro-batches of MICRO_BATCH, and the optimizer applies one
+# update per ACCUMULATION of them, so an update sees args.batch images with the activations of one micro-batch.
+ACCUMULATION = ${steps}
+MICRO_BATCH = -(-args.batch // ACCUMULATION)`
+      : `ACCUMULATION = 1
+MICRO_BATCH = args.batch`;
+  return `${accumulation}
+
+
+def make_strategy(name):
+    """One device, every GPU of this host, or every GPU of several hosts."""
+    if name == "mirrored":
+        return tf.distribute.MirroredStrategy()
+    if name == "multiworker":
+        # Every host runs this same script with its own TF_CONFIG, for example on host 0 of two:
+        # TF_CONFIG='{"cluster": {"worker": ["host0:12345", "host1:12345"]}, "task": {"type": "worker", "index": 0}}'
+        if "TF_CONFIG" not in os.environ:
+            raise SystemExit("--strategy multiworker needs TF_CONFIG set on every host")
+        print("TF_CONFIG task:", json.loads(os.environ["TF_CONFIG"]).get("task"))
+        return tf.distribute.MultiWorkerMirroredStrategy()
+    return tf.distribute.get_strategy()
+
+
+strategy = make_strategy(args.strategy)
+REPLICAS = strategy.num_replicas_in_sync
+# The lab plans one replica; each replica holds a whole model and its share of the batch, so the
+# dataset is batched with the global batch and the per-replica memory stays what the lab predicted.
+GLOBAL_BATCH = MICRO_BATCH * REPLICAS
+print(f"{REPLICAS} replica(s); global batch {GLOBAL_BATCH} = {MICRO_BATCH} per replica x {REPLICAS}")`;
+}
+
+/** The whole script: docstring, flags, device settings, strategy, data, model, callback, both phases. */
+export function kerasScript(input: KerasScriptInput): string {
+  return [
+    header(input),
+    flagsSection(input),
+    deviceSection(input),
+    strategySection(input),
+    dataSection(input),
+    modelSection(input),
+    memoryCallbackSection(input),
+    trainingSection(input),
+  ]
+    .join('\n\n\n')
+    .concat('\n');
+}
