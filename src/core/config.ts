@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { flag, messages, shown } from './schemaFields';
+
 /** Random augmentations applied to training images, mirroring tf.image's random_* ops. */
 export interface AugmentConfig {
   /** Random left-right flip with probability 0.5. */
@@ -23,18 +26,33 @@ export function augmentIsOff(c: AugmentConfig): boolean {
   return !c.flip && c.brightnessMaxDelta === 0 && c.contrastRange[0] === 1 && c.contrastRange[1] === 1;
 }
 
+/** Augmentation as the settings schema checks it (see core/settingsSchema). */
+export const augmentSchema = z.object({
+  flip: flag('Random flip'),
+  brightnessMaxDelta: z.number({ error: brightnessError }).refine((v) => v >= 0, { error: brightnessError }),
+  contrastRange: z
+    .custom<[number, number]>(
+      (v) => Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number'),
+      {
+        error: (iss) => `Contrast range must be two numbers [lower, upper] (got ${shown(iss.input)}).`,
+      },
+    )
+    .superRefine(([lower, upper], ctx) => {
+      const problem = (message: string) => ctx.addIssue({ code: 'custom', message, input: [lower, upper] });
+      if (!Number.isFinite(lower) || !Number.isFinite(upper)) {
+        problem(`Contrast range bounds must be finite numbers (got [${lower}, ${upper}]).`);
+        return;
+      }
+      if (lower < 0) problem(`Contrast lower bound must be ≥ 0 (got ${lower}).`);
+      if (lower > upper) problem(`Contrast lower bound ${lower} is above the upper bound ${upper}.`);
+    }),
+}) satisfies z.ZodType<AugmentConfig>;
+
+function brightnessError(iss: { input?: unknown }): string {
+  return `Brightness max delta must be a number ≥ 0 (got ${String(iss.input)}).`;
+}
+
 /** Human-readable problems with c; empty when c is valid. */
 export function validateAugment(c: AugmentConfig): string[] {
-  const problems: string[] = [];
-  if (!Number.isFinite(c.brightnessMaxDelta) || c.brightnessMaxDelta < 0) {
-    problems.push(`Brightness max delta must be a number ≥ 0 (got ${c.brightnessMaxDelta}).`);
-  }
-  const [lower, upper] = c.contrastRange;
-  if (!Number.isFinite(lower) || !Number.isFinite(upper)) {
-    problems.push(`Contrast range bounds must be finite numbers (got [${lower}, ${upper}]).`);
-  } else {
-    if (lower < 0) problems.push(`Contrast lower bound must be ≥ 0 (got ${lower}).`);
-    if (lower > upper) problems.push(`Contrast lower bound ${lower} is above the upper bound ${upper}.`);
-  }
-  return problems;
+  return messages(augmentSchema.safeParse(c));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRAIN_CONFIG, validateTrainConfig } from './settings';
+import { mergeValid } from './settingsSchema';
 
 describe('validateTrainConfig', () => {
   it('accepts the defaults', () => {
@@ -43,6 +44,40 @@ describe('validateTrainConfig', () => {
     expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, frozenEpochs: 0, fineTuneEpochs: 0 })).toContain(
       'Set at least one epoch in either phase.',
     );
+  });
+});
+
+describe('mergeValid (saved settings and links)', () => {
+  it('keeps every good field and the fallback for each bad or missing one, naming the bad', () => {
+    const saved = {
+      batchSize: 32,
+      height: 'tall',
+      model: 'resnet',
+      techniques: { accumulationSteps: 4, checkpointing: 'sometimes' },
+      augment: { flip: false, contrastRange: [2, 1] },
+      fineTune: { kind: 'last', n: 3 },
+      budgetBytes: null,
+      unknownOldField: 1,
+    };
+    const { config, problems } = mergeValid(saved, DEFAULT_TRAIN_CONFIG);
+    expect(config).toEqual({
+      ...DEFAULT_TRAIN_CONFIG,
+      batchSize: 32,
+      techniques: { ...DEFAULT_TRAIN_CONFIG.techniques, accumulationSteps: 4 },
+      augment: { ...DEFAULT_TRAIN_CONFIG.augment, flip: false },
+      fineTune: { kind: 'last', n: 3 },
+    });
+    expect(problems).toEqual([
+      'Input height must be a whole number from 8 to 2048 (got tall).',
+      "Unknown model 'resnet'; choose one from the list.",
+      "Checkpointing must be one of off, blocks (got 'sometimes').",
+      'Contrast lower bound 2 is above the upper bound 1.',
+    ]);
+  });
+  it('refuses a trainable set that is not one of the rules', () => {
+    expect(mergeValid({ fineTune: { kind: 'some' } }, DEFAULT_TRAIN_CONFIG).problems).toEqual([
+      "The trainable set must be last N layers, from a block, all, head only or chosen layers (got 'some').",
+    ]);
   });
 });
 

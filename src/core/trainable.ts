@@ -4,6 +4,7 @@
  * "all", "head only", or layers picked one by one in the layer explorer. Every consumer (planner, sweeps,
  * the batch search, the fixes, the trainer) resolves the rule with `resolveTrainable`, so they agree.
  */
+import { z } from 'zod';
 import {
   freezeBackbone,
   unfreezeAll,
@@ -12,6 +13,7 @@ import {
   hasBlock,
   type LayerNames,
 } from './layerTable';
+import { messages, shown, wholeNumber } from './schemaFields';
 import type { TrainableSet, TrainingPhase } from './trainConfig';
 
 /** The layers a phase trains: the head alone when frozen; the head plus the rule's layers when fine-tuning. */
@@ -77,20 +79,35 @@ export function trainableLabel(set: TrainableSet): string {
   }
 }
 
+const LAYER_NAMES = 'The chosen layers must be layer names.';
+
+/** The rule as the settings schema checks it, before any model is known (see core/settingsSchema). */
+export const trainableSetSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({ kind: z.literal('last'), n: wholeNumber('Unfrozen layers', 0, 100_000) }),
+    z.object({
+      kind: z.literal('from-block'),
+      block: z
+        .string({ error: 'Choose the first block to unfreeze.' })
+        .refine((b) => b.trim().length > 0, { error: 'Choose the first block to unfreeze.' }),
+    }),
+    z.object({ kind: z.literal('all') }),
+    z.object({ kind: z.literal('head') }),
+    z.object({
+      kind: z.literal('layers'),
+      names: z.array(z.string({ error: LAYER_NAMES }).min(1, { error: LAYER_NAMES }), { error: LAYER_NAMES }),
+    }),
+  ],
+  {
+    error: (iss) =>
+      `The trainable set must be last N layers, from a block, all, head only or chosen layers (got ${shown(
+        (iss.input as { kind?: unknown } | undefined)?.kind ?? iss.input,
+      )}).`,
+  },
+) satisfies z.ZodType<TrainableSet>;
+
 /** Problems with the rule itself, before any model is known; empty when it is well formed. */
 export function validateTrainable(set: TrainableSet): string[] {
-  switch (set.kind) {
-    case 'last':
-      return Number.isInteger(set.n) && set.n >= 0 && set.n <= 100_000
-        ? []
-        : [`Unfrozen layers must be a whole number from 0 to 100000 (got ${set.n}).`];
-    case 'from-block':
-      return set.block.trim() ? [] : ['Choose the first block to unfreeze.'];
-    case 'layers':
-      return set.names.every((n) => typeof n === 'string' && n.length > 0)
-        ? []
-        : ['The chosen layers must be layer names.'];
-    default:
-      return [];
-  }
+  return messages(trainableSetSchema.safeParse(set));
 }

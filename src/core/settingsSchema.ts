@@ -1,0 +1,131 @@
+/**
+ * The lab's settings, defined once: every field of TrainConfig with its range and the message a person
+ * reads when a value is wrong. The settings form's problems (core/settings), the saved settings
+ * (store/store) and a link's values (core/urlSettings) all go through this schema, so they cannot
+ * disagree about what a valid setting is.
+ *
+ * To add a setting, add its field here (the `satisfies` below fails until TrainConfig and the schema
+ * agree) and, for links, its codec in core/urlSettings.ts; a new on/off technique only needs its field in
+ * `techniqueFields` and a word in urlSettings' TECHNIQUE_FLAGS.
+ */
+import { z } from 'zod';
+import { BACKEND_ORDER } from './backend';
+import { augmentSchema } from './config';
+import { MODEL_CATALOG, type ModelId } from './models';
+import { flag, messages, numberBetween, oneOf, shown, wholeNumber } from './schemaFields';
+import { trainableSetSchema } from './trainable';
+import type { TrainConfig } from './trainConfig';
+
+const MODEL_IDS = MODEL_CATALOG.map((m) => m.id) as [ModelId, ...ModelId[]];
+
+/** The memory-saving techniques, one field each. */
+export const techniqueFields = {
+  backboneOutsideTape: flag('Backbone outside the tape'),
+  accumulationSteps: wholeNumber('Accumulation steps', 1, 64),
+  checkpointing: oneOf('Checkpointing', ['off', 'blocks']),
+  cacheFeatures: flag('Feature cache'),
+};
+
+const budgetError = (iss: { input?: unknown }) =>
+  `The simulated card must hold at least 1 MB (got ${String(iss.input)} bytes).`;
+
+/** Every setting of a run, in the order their problems are listed. */
+export const trainConfigSchema = z.object({
+  height: wholeNumber('Input height', 8, 2048),
+  width: wholeNumber('Input width', 8, 2048),
+  batchSize: wholeNumber('Batch size', 1, 1024),
+  frozenEpochs: wholeNumber('Frozen epochs', 0, 1000),
+  fineTuneEpochs: wholeNumber('Fine-tune epochs', 0, 1000),
+  patience: wholeNumber('Patience', 1, 1000),
+  prefetch: wholeNumber('Prefetch', 0, 16),
+  frozenLearningRate: numberBetween('Frozen learning rate', 0, 10),
+  fineTuneLearningRate: numberBetween('Fine-tune learning rate', 0, 10),
+  validationFraction: numberBetween('Validation share', 0, 1, '; EarlyStopping needs val_loss'),
+  model: z.enum(MODEL_IDS, {
+    error: (iss) => `Unknown model ${shown(iss.input)}; choose one from the list.`,
+  }),
+  weights: oneOf('Weights', ['random', 'nsfwjs', 'file']),
+  seed: z.number({ error: seedError }).refine((v) => Number.isInteger(v), { error: seedError }),
+  budgetBytes: z
+    .number({ error: budgetError })
+    .refine((v) => v >= 1e6, { error: budgetError })
+    .nullable(),
+  preciseProfile: flag('Precise profiling'),
+  augmentOn: oneOf('Augmentation device', ['gpu', 'cpu']),
+  techniques: z.object(techniqueFields),
+  precision: z.object({
+    webglF16Textures: flag('WebGL float16 textures'),
+    lossScaling: oneOf('Loss scaling', ['off', 'dynamic']),
+  }),
+  fineTune: trainableSetSchema,
+  augment: augmentSchema,
+}) satisfies z.ZodType<TrainConfig>;
+
+function seedError(iss: { input?: unknown }): string {
+  return `Seed must be a whole number (got ${String(iss.input)}).`;
+}
+
+/** The backend a person asks for, as a link or the saved settings carry it. */
+export const backendRequestSchema = oneOf('Backend', ['auto', ...BACKEND_ORDER]);
+
+/** Rules between settings, each checked on the whole configuration; null when it holds. */
+const CROSS_FIELD_RULES: ((c: TrainConfig) => string | null)[] = [
+  (c) =>
+    c.weights === 'nsfwjs' && c.model !== 'mobilenetv2'
+      ? 'The packaged pretrained weights are a MobileNetV2: choose MobileNetV2, or other weights.'
+      : null,
+  (c) =>
+    c.model === 'mobilenetv2' && (c.height < 32 || c.width < 32)
+      ? `MobileNetV2 needs at least 32×32 pixels (got ${c.height}×${c.width}).`
+      : null,
+  ({ techniques: { accumulationSteps: k }, batchSize }) =>
+    Number.isInteger(k) && k >= 1 && k <= 64 && batchSize >= 1 && k > batchSize
+      ? `Accumulation steps (${k}) cannot exceed the batch size (${batchSize}): each micro-batch needs an image.`
+      : null,
+  (c) => (c.frozenEpochs + c.fineTuneEpochs === 0 ? 'Set at least one epoch in either phase.' : null),
+  (c) =>
+    c.preciseProfile && c.budgetBytes !== null
+      ? 'Precise profiling cannot run with a simulated card: tf.profile hides the error the card raises inside a kernel. Turn one of them off.'
+      : null,
+];
+
+/** Problems with a configuration: each bad field named with why, then the rules between fields. */
+export function configProblems(c: TrainConfig): string[] {
+  return [...messages(trainConfigSchema.safeParse(c)), ...CROSS_FIELD_RULES.flatMap((rule) => rule(c) ?? [])];
+}
+
+type Shape = Record<string, z.ZodType>;
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `fallback` with every field of `value` that the schema accepts, field by field (nested objects too),
+ * and the problems of those it refused. Saved settings from an older version, or a link's values, can
+ * hold some bad or missing fields: those keep the fallback's value instead of spoiling the rest.
+ */
+export function mergeValid(
+  value: unknown,
+  fallback: TrainConfig,
+): { config: TrainConfig; problems: string[] } {
+  const problems: string[] = [];
+  const config = mergeShape(trainConfigSchema.shape, value, fallback, problems);
+  return { config, problems };
+}
+
+function mergeShape<T extends object>(shape: Shape, value: unknown, fallback: T, problems: string[]): T {
+  const out = { ...fallback };
+  if (!isRecord(value)) return out;
+  const fields = out as Record<string, unknown>;
+  for (const [key, field] of Object.entries(shape)) {
+    if (!(key in value)) continue;
+    const base = fields[key];
+    if (field instanceof z.ZodObject && isRecord(base)) {
+      fields[key] = mergeShape(field.shape as Shape, value[key], base, problems);
+      continue;
+    }
+    const parsed = field.safeParse(value[key]);
+    if (parsed.success) fields[key] = parsed.data;
+    else problems.push(...messages(parsed));
+  }
+  return out;
+}
