@@ -47,5 +47,6 @@ export function initialState(): LabState {
     provoke: { status: 'idle', result: null, error: null },
     log: [],
     notice: null,
+    workshop: { mode: 'explore', guess: null, view: null, link: null },
   };
 }

@@ -13,6 +13,8 @@ import type {
 import type { ScanResult } from '../core/scan';
 import type { SweepGrid } from '../core/sweep';
 import type { TrainConfig } from '../core/trainConfig';
+import type { Guess } from '../core/guess';
+import type { LabMode, LinkReading } from '../core/urlSettings';
 import type { LabState, LogEntry, Progress } from './types';
 
 /** Log lines kept. */
@@ -33,6 +35,31 @@ export function noticeCleared(s: LabState): LabState {
 
 export function configChanged(s: LabState, patch: Partial<TrainConfig>): LabState {
   return { ...s, config: { ...s.config, ...patch } };
+}
+
+/** Explore or predict-then-run; a new mode asks for a new guess. */
+export function workshopModeChanged(s: LabState, mode: LabMode): LabState {
+  return { ...s, workshop: { ...s.workshop, mode, guess: null } };
+}
+
+/** The participant committed a guess (or took it back with null). */
+export function guessCommitted(s: LabState, guess: Guess | null): LabState {
+  return { ...s, workshop: { ...s.workshop, guess } };
+}
+
+/** The page was opened with a link: its settings apply over the saved ones. */
+export function linkOpened(s: LabState, { settings, applied, ignored }: LinkReading): LabState {
+  return {
+    ...s,
+    config: settings.config,
+    backendRequest: settings.backend,
+    workshop: {
+      ...s.workshop,
+      mode: settings.mode,
+      view: settings.view,
+      link: { applied, ignored, sample: settings.sample },
+    },
+  };
 }
 
 export function sweepGridChanged(s: LabState, grid: SweepGrid): LabState {

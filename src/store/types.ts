@@ -15,6 +15,8 @@ import type {
 } from '../core/protocol';
 import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
 import type { ScanResult } from '../core/scan';
+import type { Guess } from '../core/guess';
+import type { LabMode, ViewId } from '../core/urlSettings';
 
 /** Settings the user chose; persisted across reloads. */
 export interface SettingsSlice {
@@ -215,7 +217,19 @@ export interface PlannerSlice {
   };
 }
 
+/** Workshop mode: predict-then-run, and what the link the page was opened with set. */
+export interface WorkshopSlice {
+  workshop: {
+    /** Predict hides the planner's numbers until a guess is committed. */ mode: LabMode;
+    /** The committed guess, or null. */ guess: Guess | null;
+    /** The panel a link opened, or null. */ view: ViewId | null;
+    /** What the opening link applied and ignored (each with why); null without a link. */
+    link: { applied: string[]; ignored: string[]; sample: boolean } | null;
+  };
+}
+
 export type LabState = SettingsSlice &
+  WorkshopSlice &
   PlannerSlice &
   SweepSlice &
   WeightsSlice &
