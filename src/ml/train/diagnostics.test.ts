@@ -1,0 +1,130 @@
+import * as tf from '@tensorflow/tfjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeDataset, type DecodedImage, type PipelineItem } from '../data/pipeline';
+import { diagnose, MAX_THUMBNAILS_PER_CELL, thumbnails } from './diagnostics';
+
+// A classifier whose answer is known by hand: average the pixels, then logits = 0.1 × (R, G, B), so a
+// red image is class 0, green class 1, blue class 2, each with a confidence near 1.
+let model: tf.LayersModel;
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+  const input = tf.input({ shape: [8, 8, 3] });
+  const pooled = tf.layers.globalAveragePooling2d({}).apply(input) as tf.SymbolicTensor;
+  const dense = tf.layers.dense({ units: 3, activation: 'softmax', useBias: false });
+  const output = dense.apply(pooled) as tf.SymbolicTensor;
+  model = tf.model({ inputs: input, outputs: output });
+  dense.setWeights([tf.mul(tf.eye(3), 0.1)]);
+});
+afterAll(() => model.dispose());
+
+const COLOURS = { red: [255, 0, 0], green: [0, 255, 0], blue: [0, 0, 255] } as const;
+type Colour = keyof typeof COLOURS;
+
+function solid(colour: Colour, side = 8): DecodedImage {
+  const data = new Uint8Array(side * side * 3);
+  for (let i = 0; i < side * side; i++) data.set(COLOURS[colour], i * 3);
+  return { data, width: side, height: side, channels: 3 };
+}
+
+/** Validation items as (colour, true label): the colour decides the prediction. */
+function dataset(items: readonly [Colour, number][]) {
+  const pipelineItems: PipelineItem[] = items.map(([colour, label], i) => ({
+    path: `${colour}/${i}.png`,
+    label,
+  }));
+  const ds = makeDataset(pipelineItems, {
+    height: 8,
+    width: 8,
+    batchSize: 3,
+    numClasses: 3,
+    seed: 1,
+    shuffle: false,
+    prefetch: 0,
+    decode: async (item) => solid(item.path.split('/')[0] as Colour),
+  });
+  return { ds, paths: pipelineItems.map((i) => i.path) };
+}
+
+// Hand-counted: rows are true classes, columns predictions.
+//   true 0: items 0 (red ✓), 5 (blue ✗ → 2), 6 (red ✓)      → [2, 0, 1]
+//   true 1: items 1 (red ✗ → 0), 2 (green ✓)                → [1, 1, 0]
+//   true 2: items 3 (blue ✓), 4 (green ✗ → 1), 7 (blue ✓)   → [0, 1, 2]
+const ITEMS: [Colour, number][] = [
+  ['red', 0],
+  ['red', 1],
+  ['green', 1],
+  ['blue', 2],
+  ['green', 2],
+  ['blue', 0],
+  ['red', 0],
+  ['blue', 2],
+];
+
+describe('diagnose', () => {
+  it('counts the confusion matrix and scores the classes as counted by hand', async () => {
+    const { ds, paths } = dataset(ITEMS);
+    const r = await diagnose(model, ds, { phase: 'frozen', numClasses: 3, paths });
+    expect(r.counts).toEqual([
+      [2, 0, 1],
+      [1, 1, 0],
+      [0, 1, 2],
+    ]);
+    expect(r.total).toBe(8);
+    expect(r.correct).toBe(5);
+    expect(r.phase).toBe('frozen');
+    // class 0: TP 2, predicted as 0: 3, support 3.
+    expect(r.perClass[0]!.precision).toBeCloseTo(2 / 3);
+    expect(r.perClass[0]!.recall).toBeCloseTo(2 / 3);
+  });
+
+  it('lists each misclassified image with its path, classes, confidence and picture', async () => {
+    const { ds, paths } = dataset(ITEMS);
+    const r = await diagnose(model, ds, { phase: 'fine-tune', numClasses: 3, paths });
+    expect(r.misclassified.map((m) => [m.index, m.path, m.label, m.predicted])).toEqual([
+      [1, 'red/1.png', 1, 0],
+      [4, 'green/4.png', 2, 1],
+      [5, 'blue/5.png', 0, 2],
+    ]);
+    // softmax(25.5, 0, 0) for class 0.
+    const expected = 1 / (1 + 2 * Math.exp(-25.5));
+    for (const m of r.misclassified) expect(m.confidence).toBeCloseTo(expected, 5);
+    const red = r.misclassified[0]!.thumbnail!;
+    expect([red.width, red.height, red.rgba.length]).toEqual([8, 8, 8 * 8 * 4]);
+    expect([...red.rgba.slice(0, 8)]).toEqual([255, 0, 0, 255, 255, 0, 0, 255]);
+  });
+
+  it('bounds the thumbnails of one cell but still lists every image', async () => {
+    const many: [Colour, number][] = Array.from({ length: MAX_THUMBNAILS_PER_CELL + 3 }, () => ['red', 1]);
+    const { ds, paths } = dataset(many);
+    const r = await diagnose(model, ds, { phase: 'frozen', numClasses: 3, paths });
+    expect(r.misclassified).toHaveLength(many.length);
+    expect(r.misclassified.filter((m) => m.thumbnail !== null)).toHaveLength(MAX_THUMBNAILS_PER_CELL);
+  });
+
+  it('leaks no tensor', async () => {
+    const run = async () => {
+      const { ds, paths } = dataset(ITEMS);
+      await diagnose(model, ds, { phase: 'frozen', numClasses: 3, paths });
+    };
+    await run();
+    const before = tf.memory().numTensors;
+    await run();
+    expect(tf.memory().numTensors).toBe(before);
+    await run();
+    expect(tf.memory().numTensors).toBe(before);
+  });
+});
+
+describe('thumbnails', () => {
+  it('shrinks a large image to fit 64 pixels, keeping the aspect ratio, and frees what it made', async () => {
+    const xs = tf.fill([2, 100, 50, 3], 128) as tf.Tensor4D;
+    const before = tf.memory().numTensors;
+    const pics = await thumbnails(xs, [1]);
+    expect(tf.memory().numTensors).toBe(before);
+    xs.dispose();
+    const t = pics.get(1)!;
+    expect([t.width, t.height]).toEqual([32, 64]);
+    expect([...t.rgba.slice(0, 4)]).toEqual([128, 128, 128, 255]);
+    expect(pics.has(0)).toBe(false);
+  });
+});
