@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isTrainable, rejectReason, scanFiles, withoutUndecodable, type FoundFile } from './scan';
+import {
+  isSystemFile,
+  isTrainable,
+  rejectReason,
+  scanFiles,
+  withoutUndecodable,
+  type FoundFile,
+} from './scan';
 
 const f = (path: string, size = 100): FoundFile => ({ path, size });
 
@@ -77,5 +84,74 @@ describe('rejectReason', () => {
   it('accepts the formats browsers decode', () => {
     for (const ext of ['jpg', 'JPEG', 'png', 'webp', 'gif', 'bmp', 'avif'])
       expect(rejectReason(f(`x.${ext}`))).toBeNull();
+  });
+});
+
+describe('system files and empty classes', () => {
+  it('ignores __MACOSX, dot-files and OS files, counting them without listing them', () => {
+    const r = scanFiles([
+      f('set/cats/1.jpg'),
+      f('set/cats/.DS_Store'),
+      f('set/cats/.hidden.jpg'),
+      f('set/cats/Thumbs.db'),
+      f('set/dogs/2.jpg'),
+      f('set/dogs/desktop.ini'),
+      f('set/dogs/Icon\r'),
+      f('set/dogs/@eaDir/2.jpg@SynoEXIF'),
+      f('set/.AppleDouble/x'),
+      f('set/__MACOSX/cats/._1.jpg'),
+      f('set/.git/HEAD'),
+      f('set/dogs/notes.txt'),
+    ]);
+    expect(r.classes.map((c) => c.name)).toEqual(['cats', 'dogs']);
+    expect(r.items.map((i) => i.path)).toEqual(['cats/1.jpg', 'dogs/2.jpg']);
+    expect(r.ignored).toBe(9);
+    expect(r.skipped).toEqual([{ path: 'set/dogs/notes.txt', reason: 'not an image (.txt)' }]);
+    expect(r.problems).toEqual([]);
+  });
+
+  it('keeps a dropped folder whose own name starts with a dot', () => {
+    expect(isSystemFile('.data/cats/1.jpg')).toBe(false);
+    expect(isSystemFile('.DS_Store')).toBe(true);
+    expect(isSystemFile('cats/._1.jpg')).toBe(true);
+    expect(isSystemFile('cats/THUMBS.DB')).toBe(true);
+    expect(isSystemFile('cats/icon.png')).toBe(false);
+  });
+
+  it('names an empty class folder and one holding only system files', () => {
+    const files = [f('set/cats/1.jpg'), f('set/dogs/2.jpg'), f('set/birds/.DS_Store')];
+    const r = scanFiles(files, ['set', 'set/cats', 'set/dogs', 'set/fish', 'set/birds', 'set/cats/2024']);
+    expect(r.classes.map((c) => c.name)).toEqual(['cats', 'dogs']);
+    expect(r.leftOut).toEqual([
+      { name: 'birds', files: 0 },
+      { name: 'fish', files: 0 },
+    ]);
+    expect(r.problems).toEqual([
+      'Class folder "birds" is empty, so it is left out.',
+      'Class folder "fish" is empty, so it is left out.',
+    ]);
+    expect(isTrainable(r)).toBe(true);
+  });
+
+  it('keeps the left-out classes and the ignored count through the decode check', () => {
+    const files = [f('s/a/1.jpg'), f('s/b/2.jpg'), f('s/c/3.jpg'), f('s/e/.DS_Store'), f('s/x/n.txt')];
+    const r = withoutUndecodable(scanFiles(files), new Map([[2, 'cannot decode: bad']]), files);
+    expect(r.ignored).toBe(1);
+    expect(r.leftOut).toEqual([
+      { name: 'c', files: 1 },
+      { name: 'e', files: 0 },
+      { name: 'x', files: 1 },
+    ]);
+    expect(r.problems).toContain('Class "c" has no usable images, so it is left out.');
+    expect(r.problems).toContain('Class folder "e" is empty, so it is left out.');
+  });
+
+  it('orders numeric class names by number', () => {
+    const r = scanFiles([f('d/10/a.png'), f('d/2/b.png'), f('d/1/c.png')]);
+    expect(r.classes.map((c) => c.name)).toEqual(['1', '2', '10']);
+  });
+
+  it('accepts files whose size was not read while listing', () => {
+    expect(rejectReason({ path: 'a/1.png' })).toBeNull();
   });
 });
