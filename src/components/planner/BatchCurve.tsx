@@ -3,6 +3,7 @@ import { SweepChart } from '../../charts/SweepChart';
 import { curveBatches, predictedBatchCurve } from '../../core/sweep';
 import type { TrainingPhase } from '../../core/trainConfig';
 import { useLab } from '../useLab';
+import { useNumbersHidden } from '../workshop/useNumbersHidden';
 
 /**
  * The phase that needs the most, predicted against batch size with the current settings, next to the
@@ -11,12 +12,13 @@ import { useLab } from '../useLab';
 export function BatchCurve() {
   const spec = useLab((s) => s.planner.spec);
   const config = useLab((s) => s.config);
+  const hidden = useNumbersHidden();
   const curve = useMemo(() => {
     if (!spec) return null;
     const phase: TrainingPhase = config.fineTuneEpochs > 0 ? 'fine-tune' : 'frozen';
     return { phase, rows: predictedBatchCurve(spec, config, phase, curveBatches(config.batchSize)) };
   }, [spec, config]);
-  if (!curve) return null;
+  if (!curve || hidden) return null;
   return (
     <div data-testid="planner-batch-curve">
       <SweepChart

@@ -1,5 +1,6 @@
 import { formatBytes } from '../../core/memory';
 import type { Plan } from '../../core/planner';
+import { useNumbersHidden } from '../workshop/useNumbersHidden';
 import type { PlanRow } from './planRows';
 
 const CATEGORY_LABELS: [keyof Plan['categories'], string][] = [
@@ -13,6 +14,8 @@ const CATEGORY_LABELS: [keyof Plan['categories'], string][] = [
 
 /** Where each row's predicted bytes go, by category, and the layer kinds estimated without a recipe. */
 export function ByteCategories({ plans }: { plans: readonly PlanRow[] }) {
+  const hidden = useNumbersHidden();
+  if (hidden) return null;
   return (
     <details>
       <summary>Where the predicted bytes go</summary>

@@ -1,6 +1,9 @@
 import { formatBytes, formatFlopRate, formatFlops } from '../../core/memory';
 import { predictionError, type Plan } from '../../core/planner';
 import type { BatchPoint } from '../../store/types';
+import { GuessResult } from '../workshop/GuessResult';
+import { PredictGuess } from '../workshop/PredictGuess';
+import { useNumbersHidden } from '../workshop/useNumbersHidden';
 import { measuredPeak, medianStepMs, type PlanRow } from './planRows';
 
 const AT_LABELS: Record<Plan['at'], string> = {
@@ -20,8 +23,22 @@ interface Props {
   backend: string;
 }
 
-/** Each phase's predicted peak next to the last run's measured one, Keras/CUDA's and the work per step. */
+/**
+ * Each phase's predicted peak next to the last run's measured one, Keras/CUDA's and the work per step. In
+ * predict mode the question comes first, and the guess stands beside the planner and the run once made.
+ */
 export function PlanTable({ plans, sameConfig, batches, backend }: Props) {
+  const hidden = useNumbersHidden();
+  if (hidden) return <PredictGuess />;
+  return (
+    <>
+      <GuessResult />
+      <PlanTableView plans={plans} sameConfig={sameConfig} batches={batches} backend={backend} />
+    </>
+  );
+}
+
+function PlanTableView({ plans, sameConfig, batches, backend }: Props) {
   return (
     <table className="planner-table">
       <thead>

@@ -10,6 +10,7 @@ import {
   trainableWords,
 } from '../../core/verdict';
 import { useLab } from '../useLab';
+import { useNumbersHidden } from '../workshop/useNumbersHidden';
 
 /**
  * The verdict on the current settings and card, in words: per column whether a step fits and by how
@@ -18,13 +19,15 @@ import { useLab } from '../useLab';
 export function VerdictView() {
   const spec = useLab((s) => s.planner.spec);
   const config = useLab((s) => s.config);
+  const hidden = useNumbersHidden();
   const verdict = useMemo(() => {
     if (!spec || config.budgetBytes === null) return null;
     const phase: TrainingPhase = config.fineTuneEpochs > 0 ? 'fine-tune' : 'frozen';
     const what = `${catalogEntry(config.model).displayName} at ${spec.height}×${spec.width}, batch ${config.batchSize}, ${trainableWords(spec, config, phase)}`;
     return { what, v: seedVerdict(spec, config, phase, config.budgetBytes) };
   }, [spec, config]);
-  if (!spec) return null;
+  // In predict mode the verdict would give the fits-or-not answer away.
+  if (!spec || hidden) return null;
   if (!verdict)
     return (
       <p className="hint" data-testid="verdict">

@@ -1,0 +1,95 @@
+import { useMemo } from 'react';
+import {
+  compareGuess,
+  guessSettingsKey,
+  type Compared,
+  type GuessComparison,
+  type RunOutcome,
+} from '../../core/guess';
+import { formatBytes } from '../../core/memory';
+import { selectMeasuredPeaks } from '../../store/selectors';
+import { planRows } from '../planner/planRows';
+import { useLab } from '../useLab';
+
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
+const shownValue = (v: number | boolean | null) =>
+  v === null ? '—' : typeof v === 'boolean' ? (v ? 'fits' : 'does not fit') : formatBytes(v);
+const shownError = (e: Compared<unknown>['error']) =>
+  e === null ? '—' : typeof e === 'boolean' ? (e ? 'right' : 'wrong') : pct(e);
+
+/**
+ * After a guess: the guess, the planner and the measurement side by side, with the error of the guess and
+ * of the planner against what the run measured (for these settings only).
+ */
+export function GuessResult() {
+  const guess = useLab((s) => s.workshop.guess);
+  const spec = useLab((s) => s.planner.spec);
+  const config = useLab((s) => s.config);
+  const run = useLab((s) => s.run);
+  const measured = useLab(selectMeasuredPeaks);
+  const comparison = useMemo((): GuessComparison | null => {
+    if (!guess || !spec || guess.settings !== guessSettingsKey(config)) return null;
+    const planned = planRows(spec, config)
+      .filter((r) => r.key !== 'frozen-cached')
+      .map((r) => ({ phase: r.key, peakBytes: r.tfjs.peakBytes }));
+    const sameRun = run.config !== null && guessSettingsKey(run.config) === guess.settings;
+    const outcome: RunOutcome | null = !sameRun
+      ? null
+      : run.status === 'oom'
+        ? 'oom'
+        : run.status === 'completed'
+          ? 'ran'
+          : null;
+    return compareGuess(guess, planned, sameRun ? measured : [], outcome, config.budgetBytes);
+  }, [guess, spec, config, run, measured]);
+  if (!guess || !comparison) return null;
+  const what =
+    guess.kind === 'peak' ? `peak of the ${guess.phase} phase's step` : 'whether every step fits on the card';
+  return (
+    <div className="guess-result" data-testid="guess-result">
+      <table className="planner-table">
+        <caption>Your guess, the planner and the run: {what}</caption>
+        <thead>
+          <tr>
+            <th scope="col">source</th>
+            <th scope="col">value</th>
+            <th scope="col">error against the measurement</th>
+          </tr>
+        </thead>
+        <tbody>
+          <Row name="your guess" id="guess" c={comparison.guess} />
+          <Row name="planner" label="predicted · tfjs" id="planner" c={comparison.planner} />
+          <tr data-testid="guess-row-measured">
+            <th scope="row">
+              run <span className="label-measured">measured</span>
+            </th>
+            <td data-testid="guess-measured-value">{shownValue(comparison.measured)}</td>
+            <td>{comparison.measured === null ? 'run these settings to measure' : ''}</td>
+          </tr>
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Row({
+  name,
+  label,
+  id,
+  c,
+}: {
+  name: string;
+  label?: string;
+  id: string;
+  c: Compared<number | boolean>;
+}) {
+  return (
+    <tr data-testid={`guess-row-${id}`}>
+      <th scope="row">
+        {name} {label && <span className="label-predicted">{label}</span>}
+      </th>
+      <td data-testid={`guess-${id}-value`}>{shownValue(c.value)}</td>
+      <td data-testid={`guess-${id}-error`}>{shownError(c.error)}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,51 @@
+import { useEffect } from 'react';
+import { commands } from '../../store/commands';
+import { useLab } from '../useLab';
+
+// The link's one-time effects run once per page, though StrictMode mounts components twice in dev.
+let sampleRequested = false;
+let viewOpened = false;
+
+/**
+ * What the link the page was opened with did: the settings it set, each value it ignored and why. It
+ * loads the built-in sample once the engine is ready (`sample=1`) and scrolls to the view it names.
+ */
+export function LinkNotice() {
+  const link = useLab((s) => s.workshop.link);
+  const view = useLab((s) => s.workshop.view);
+  const engineReady = useLab((s) => s.engine.status === 'ready');
+  const datasetEmpty = useLab((s) => s.dataset.status === 'empty');
+
+  useEffect(() => {
+    if (!link?.sample || !engineReady || !datasetEmpty || sampleRequested) return;
+    sampleRequested = true;
+    void commands().useSample();
+  }, [link, engineReady, datasetEmpty]);
+
+  useEffect(() => {
+    if (!view || viewOpened) return;
+    viewOpened = true;
+    document.getElementById(`${view}-title`)?.scrollIntoView();
+  }, [view]);
+
+  if (!link) return null;
+  return (
+    <div className="link-notice" role="status" data-testid="link-notice">
+      <p data-testid="link-applied">
+        {link.applied.length > 0
+          ? `This link set ${link.applied.join(', ')} (over the settings saved in this browser).`
+          : 'This link set nothing.'}
+      </p>
+      {link.ignored.length > 0 && (
+        <>
+          <p>Ignored, so nothing of these was applied:</p>
+          <ul data-testid="link-ignored">
+            {link.ignored.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
