@@ -3,6 +3,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import { drawShapeImage, encodeJpeg, encodePng, SHAPE_KINDS, type ShapeKind } from '../scripts/shapes';
 
 export const FIXTURE_FOLDER_NAME = 'shapes-fixture';
@@ -102,4 +103,53 @@ export function makeLabelledFolder(root: string, opts: LabelledFolderOptions = {
   }
 
   return { dir, classes: [...classes], perClass, badFiles };
+}
+
+/** One PNG chunk: length, type, data, CRC of type and data. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** The PNG signature and an IHDR for an 8-bit RGB image of this size. */
+function pngStart(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+  ]);
+}
+
+/**
+ * Writes a real, decodable RGB PNG of width × height (e.g. 10000 × 10000, a photo far larger than the
+ * training size): a horizontal gradient with a darker band every 500 rows, so it compresses to a few
+ * hundred kB but is not one flat colour. Deterministic.
+ */
+export function writeHugePng(path: string, width: number, height: number): void {
+  const stride = 1 + width * 3;
+  const light = Buffer.alloc(stride);
+  for (let x = 0; x < width; x++) light.set([(x * 255) / width, 128, 255 - (x * 255) / width], 1 + x * 3);
+  const dark = Buffer.from(light.map((v, i) => (i === 0 ? 0 : v >> 1)));
+  const raw = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) (Math.floor(y / 500) % 2 === 0 ? light : dark).copy(raw, y * stride);
+  const idat = deflateSync(raw, { level: 1 });
+  writeFileSync(
+    path,
+    Buffer.concat([pngStart(width, height), pngChunk('IDAT', idat), pngChunk('IEND', Buffer.alloc(0))]),
+  );
+}
+
+/**
+ * Writes a PNG that declares width × height but holds no pixels: enough for the lab to read the size
+ * from the header and refuse it before decoding (what a photo beyond its decoding limit gets).
+ */
+export function writeOversizedPngHeader(path: string, width: number, height: number): void {
+  writeFileSync(path, Buffer.concat([pngStart(width, height), pngChunk('IEND', Buffer.alloc(0))]));
 }

@@ -29,6 +29,7 @@ export function labDataset(
     prefetch: config.prefetch,
     augmentOn: config.augmentOn,
     isStopped,
-    decode: (item) => decodeImage(byPath.get(item.path)!.source, item.path),
+    decode: (item) =>
+      decodeImage(byPath.get(item.path)!.source, item.path, { height: config.height, width: config.width }),
   });
 }

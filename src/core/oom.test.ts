@@ -44,6 +44,14 @@ describe('oomMessage', () => {
     );
   });
 
+  it('says the input batch, never a layer, when the input did not fit', () => {
+    const text = oomMessage({ ...seedCase, shape: [64, 512, 512, 3], phase: 'input', op: 'Pack' });
+    expect(text.split('\n')[1]).toBe(
+      '  Detected while loading the input batch, before any layer ran (op Pack)',
+    );
+    expect(text).not.toContain('block3b_project_conv');
+  });
+
   it('works without a shape', () => {
     const text = oomMessage({
       ...seedCase,

@@ -69,9 +69,12 @@ export function oomMessage(d: OomDetails): string {
     'host-oom': 'JavaScript memory exhausted',
   };
   const head = `${what} (${limitText[d.kind]}${numbers.length ? `: ${numbers.join(', ')}` : ''})`;
-  const where = d.layer
-    ? `Detected at layer '${d.layer}'${d.layerClass ? ` (${d.layerClass})` : ''}, ${PHASE_WORDS[d.phase]}`
-    : `Detected during the ${PHASE_WORDS[d.phase]}${d.op ? `, op ${d.op}` : ''}`;
+  const where =
+    d.phase === 'input'
+      ? `Detected while loading the input batch, before any layer ran${d.op ? ` (op ${d.op})` : ''}`
+      : d.layer
+        ? `Detected at layer '${d.layer}'${d.layerClass ? ` (${d.layerClass})` : ''}, ${PHASE_WORDS[d.phase]}`
+        : `Detected during the ${PHASE_WORDS[d.phase]}${d.op ? `, op ${d.op}` : ''}`;
   return `${head}\n  ${where}${d.cause ? `\n  Cause: ${d.cause}` : ''}`;
 }
 

@@ -98,6 +98,22 @@ describe('remediesFor', () => {
     expect(remediesFor(oom, smallest, 'fine-tune', names).map((x) => x.id)).not.toContain('lower-resolution');
   });
 
+  it('offers only what shrinks the batch when the input batch itself did not fit', () => {
+    const input = { ...oom, phase: 'input' as const, layer: null, layerClass: null, op: 'Pack' };
+    const taped = {
+      ...config,
+      prefetch: 2,
+      techniques: { ...config.techniques, backboneOutsideTape: false },
+    };
+    const r = remediesFor(input, taped, 'frozen', names);
+    expect(r.map((x) => x.id)).toEqual(['halve-batch', 'no-prefetch', 'lower-resolution', 'bigger-card']);
+    expect(r[1]!.patch).toEqual({ prefetch: 0 });
+    expect(r[1]!.title).toBe('Prefetch no batches ahead: 2 → 0');
+    expect(
+      remediesFor(input, { ...config, prefetch: 0, batchSize: 1 }, 'fine-tune', names).map((x) => x.id),
+    ).toEqual(['lower-resolution', 'bigger-card']);
+  });
+
   it('counts the trainable set on the model: all layers chosen, a set of one, or more than the model has', () => {
     const all = remediesFor(oom, { ...config, fineTune: { kind: 'all' } }, 'fine-tune', names);
     expect(all.find((x) => x.id === 'fewer-layers')?.title).toBe('Unfreeze fewer layers: 60 → the last 30');

@@ -100,6 +100,25 @@ function outsideTape(config: TrainConfig, phase: TrainingPhase | null): Remedy |
   };
 }
 
+function noPrefetch(config: TrainConfig): Remedy | null {
+  if (config.prefetch <= 0) return null;
+  return {
+    id: 'no-prefetch',
+    title: `Prefetch no batches ahead: ${config.prefetch} → 0`,
+    why: 'Each prefetched batch is another [batch, height, width, 3] float32 tensor on the device while the current one trains.',
+    patch: { prefetch: 0 },
+  };
+}
+
+/**
+ * Fixes for memory that ran out while the input batch was made: only what shrinks that batch helps
+ * (the model had not run, so the tape, accumulation, checkpointing and the trainable set change nothing).
+ */
+function inputRemedies(oom: OomDetails, config: TrainConfig): Remedy[] {
+  const ordered = [halveBatch(config), noPrefetch(config), lowerResolution(config), biggerCard(oom, config)];
+  return ordered.filter((r): r is Remedy => r !== null);
+}
+
 function biggerCard(oom: OomDetails, config: TrainConfig): Remedy | null {
   if (oom.kind !== 'budget' || config.budgetBytes === null) return null;
   const budgetBytes = config.budgetBytes * 2;
@@ -112,7 +131,8 @@ function biggerCard(oom: OomDetails, config: TrainConfig): Remedy | null {
 }
 
 /**
- * Fixes for a run that ran out of memory, most effective first for where it failed. Activations
+ * Fixes for a run that ran out of memory, most effective first for where it failed. While loading the
+ * input batch, only what shrinks the batch helps (inputRemedies). Activations
  * (forward and backward) scale with batch × height × width, so those come first; gradients and Adam
  * slots scale with the trainable set. Each one changes a setting; `rankRemedies` adds the planner's
  * prediction for exactly the changed settings, and drops those the planner sees no change in.
@@ -124,7 +144,8 @@ export function remediesFor(
   /** The model's layers, to count the trainable set; null when not described yet. */
   spec: LayerNames | null,
 ): Remedy[] {
-  const activations = oom.phase === 'forward' || oom.phase === 'backward' || oom.phase === 'input';
+  if (oom.phase === 'input') return inputRemedies(oom, config);
+  const activations = oom.phase === 'forward' || oom.phase === 'backward';
   const tape = outsideTape(config, phase);
   const batch = halveBatch(config);
   const micro = accumulate(config);

@@ -8,7 +8,9 @@ export function OomNumbers({ oom }: { oom: OomDetails }) {
       <div>
         <dt>Where</dt>
         <dd data-testid="oom-layer">
-          {oom.layer ? `${oom.layer} (${oom.layerClass ?? '?'})` : (oom.op ?? 'unknown')} · {oom.phase}
+          {oom.phase === 'input'
+            ? 'the input batch, before any layer ran'
+            : `${oom.layer ? `${oom.layer} (${oom.layerClass ?? '?'})` : (oom.op ?? 'unknown')} · ${oom.phase}`}
         </dd>
       </div>
       {Number.isFinite(oom.bytesInUse) && (

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AUGMENT, type AugmentConfig } from '../../core/config';
 import { createRng } from '../../core/rng';
-import { adjustBrightness, adjustContrast, augment, flipLeftRight, resizeBilinear } from './augment';
+import { adjustBrightness, adjustContrast, augment, flipLeftRight } from './augment';
 
 /** A [H, W, 3] image whose three channels are channel(v) for each value v of the [H, W] grid. */
 const rgb = (grid: number[][], channel = (v: number, c: number) => v + 100 * c): tf.Tensor3D =>
@@ -22,45 +22,6 @@ beforeAll(async () => {
 });
 
 describe('image ops', () => {
-  it('resizeBilinear uses half-pixel centres like TF2 tf.image.resize (2×2 → 4×4)', () => {
-    const img = rgb([
-      [0, 10],
-      [20, 30],
-    ]);
-    const out = resizeBilinear(img, 4, 4);
-    expect(out.shape).toEqual([4, 4, 3]);
-    expect(out.dtype).toBe('float32');
-    // Output pixel i samples input coordinate (i + 0.5)·(2/4) − 0.5 = −0.25, 0.25, 0.75, 1.25, clamped to [0, 1].
-    expectClose(plane(out, 0), [
-      [0, 2.5, 7.5, 10],
-      [5, 7.5, 12.5, 15],
-      [15, 17.5, 22.5, 25],
-      [20, 22.5, 27.5, 30],
-    ]);
-    expectClose(plane(out, 2), [
-      [200, 202.5, 207.5, 210],
-      [205, 207.5, 212.5, 215],
-      [215, 217.5, 222.5, 225],
-      [220, 222.5, 227.5, 230],
-    ]);
-  });
-
-  it('resizeBilinear 2×2 → 3×3 samples −1/6, 1/2, 7/6', () => {
-    const out = resizeBilinear(
-      rgb([
-        [0, 10],
-        [20, 30],
-      ]),
-      3,
-      3,
-    );
-    expectClose(plane(out, 0), [
-      [0, 5, 10],
-      [10, 15, 20],
-      [20, 25, 30],
-    ]);
-  });
-
   it('adjustBrightness adds delta without clipping', () => {
     const out = adjustBrightness(rgb([[0, 250]]), 10);
     expectClose(plane(out, 0), [[10, 260]]);
@@ -112,7 +73,6 @@ describe('image ops', () => {
       [20, 30],
     ]);
     const ops: Array<() => tf.Tensor> = [
-      () => resizeBilinear(img, 4, 4),
       () => adjustBrightness(img, 3),
       () => adjustContrast(img, 1.5),
       () => flipLeftRight(img),

@@ -4,12 +4,8 @@ import { drawAugment } from '../../core/pixels';
 import type { Rng } from '../../core/rng';
 
 // Every op takes one [H, W, 3] float32 image in 0–255 pixel units and returns a new tensor;
-// the caller keeps ownership of the input.
-
-/** TF2 tf.image.resize (bilinear): half-pixel centres, no corner alignment. */
-export function resizeBilinear(img: tf.Tensor3D, height: number, width: number): tf.Tensor3D {
-  return tf.image.resizeBilinear(img, [height, width], false, true);
-}
+// the caller keeps ownership of the input. Resizing is not here: it always runs on the host, before
+// the image is a tensor (core/pixels resizeBilinearRgb, see ml/data/pipeline).
 
 /** tf.image.adjust_brightness on a float image: adds delta, no clipping. */
 export function adjustBrightness(img: tf.Tensor3D, delta: number): tf.Tensor3D {

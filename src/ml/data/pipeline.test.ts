@@ -2,7 +2,9 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AugmentConfig } from '../../core/config';
 import { createRng } from '../../core/rng';
+import { installBudget, ResourceExhaustedError } from '../memory/budget';
 import {
+  InputError,
   makeDataset,
   toImageTensor,
   type Batch,
@@ -172,9 +174,13 @@ describe('makeDataset', () => {
     const before = tf.memory().numTensors;
     const it = await makeDataset(makeItems(10), options({ decode })).iterator();
     tf.dispose((await it.next()).value);
-    await expect(it.next()).rejects.toThrow('Could not load c1/4.png: corrupt JPEG');
+    const failure = it.next();
+    await expect(failure).rejects.toThrow(InputError);
+    await expect(failure).rejects.toThrow(
+      'Input failed: could not load c1/4.png: corrupt JPEG. The model did not run on it.',
+    );
     // Only that batch fails: the stream goes on, and a message that already names the file is kept as is.
-    await expect(it.next()).rejects.toThrow(/^c2\/8\.png: truncated$/);
+    await expect(it.next()).rejects.toThrow(/^Input failed: c2\/8\.png: truncated\. .*drop the folder again/);
     expect((await it.next()).done).toBe(true);
     expect(tf.memory().numTensors).toBe(before);
   });
@@ -218,16 +224,85 @@ describe('makeDataset', () => {
     }
   });
 
-  it("turns a pixel buffer of the wrong size into that batch's error on the CPU path too", async () => {
+  it("turns a pixel buffer of the wrong size into that batch's error, augmenting on either side", async () => {
     const decode = async (item: PipelineItem): Promise<DecodedImage> =>
       item.path === 'c2/5.png'
         ? { data: new Uint8Array(7), width: 2, height: 2, channels: 3 }
         : fakeDecode(item);
+    for (const augmentOn of ['gpu', 'cpu'] as const) {
+      const before = tf.memory().numTensors;
+      const it = await makeDataset(makeItems(8), options({ decode, augmentOn })).iterator();
+      tf.dispose((await it.next()).value);
+      await expect(it.next()).rejects.toThrow('could not load c2/5.png: Decoded pixel buffer has 7 values');
+      expect((await it.next()).done).toBe(true);
+      expect(tf.memory().numTensors).toBe(before);
+    }
+  });
+
+  it('resizes on the host exactly as tf.image.resizeBilinear (TF2 half-pixel centres)', async () => {
+    for (const [height, width] of [
+      [4, 5],
+      [9, 2],
+      [13, 13],
+    ] as const) {
+      const items = makeItems(10);
+      const seen = await collect(
+        makeDataset(items, options({ decode: noisyDecode, height, width, batchSize: 10 })),
+      );
+      const expected = await Promise.all(
+        items.map(async (item) => {
+          const decoded = await noisyDecode(item);
+          return tf.tidy(() =>
+            tf.image.resizeBilinear(toImageTensor(decoded), [height, width], false, true).arraySync(),
+          );
+        }),
+      );
+      const got = seen[0]!.xs.flat(3);
+      const want = expected.flat(3);
+      expect(got).toHaveLength(want.length);
+      expect(Math.max(...got.map((v, i) => Math.abs(v - want[i]!)))).toBeLessThan(1e-4);
+    }
+  });
+
+  it('costs the device the same for a huge photo as for a small one: only the resized image is a tensor', async () => {
+    const photo = (side: number) => async (): Promise<DecodedImage> => ({
+      data: new Uint8ClampedArray(side * side * 4).fill(90),
+      width: side,
+      height: side,
+      channels: 4,
+    });
+    const augment: AugmentConfig = { flip: true, brightnessMaxDelta: 10, contrastRange: [0.8, 1.2] };
+    for (const augmentOn of ['gpu', 'cpu'] as const) {
+      const peak = async (side: number) => {
+        const ds = makeDataset(makeItems(4), options({ decode: photo(side), augment, augmentOn }));
+        const info = await tf.profile(async () => {
+          await collect(ds);
+        });
+        return info.peakBytes;
+      };
+      const small = await peak(3);
+      expect(await peak(1500)).toBe(small);
+      // Four [4, 5, 3] images and their stacked batch, float32, plus the labels and augmentation temporaries.
+      expect(small).toBeLessThan(4 * 4 * 5 * 3 * 4 * 6);
+    }
+  });
+
+  it('reports a batch that does not fit the card as an input failure, never at a layer', async () => {
     const before = tf.memory().numTensors;
-    const it = await makeDataset(makeItems(8), options({ decode, augmentOn: 'cpu' })).iterator();
-    tf.dispose((await it.next()).value);
-    await expect(it.next()).rejects.toThrow('Could not load c2/5.png: Decoded pixel buffer has 7 values');
-    expect((await it.next()).done).toBe(true);
+    const remove = installBudget('cpu', () => 1000);
+    try {
+      const it = await makeDataset(makeItems(8), options({ prefetch: 0 })).iterator();
+      const failure = await it.next().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(failure).toBeInstanceOf(ResourceExhaustedError);
+      const { details } = failure as ResourceExhaustedError;
+      expect(details).toMatchObject({ kind: 'budget', phase: 'input', layer: null, layerClass: null });
+      expect((failure as Error).message).toMatch(/loading the input batch/);
+    } finally {
+      remove();
+    }
     expect(tf.memory().numTensors).toBe(before);
   });
 

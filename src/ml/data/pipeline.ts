@@ -2,8 +2,9 @@ import * as tf from '@tensorflow/tfjs';
 import { validateAugment, type AugmentConfig } from '../../core/config';
 import { drawAugment, toRgb, transformPixels, type AugmentOn } from '../../core/pixels';
 import { createRng } from '../../core/rng';
+import { ResourceExhaustedError } from '../memory/budget';
 import { inPhase } from '../memory/stepPhase';
-import { augment, resizeBilinear } from './augment';
+import { augment } from './augment';
 
 /** One decoded image as the browser hands it over. */
 export interface DecodedImage {
@@ -42,9 +43,9 @@ export interface PipelineOptions {
   /** Whether to shuffle the item order (with seed) before loading. */
   shuffle: boolean;
   /**
-   * Where resize and augmentation run (default 'gpu'): 'gpu' as tensor ops on the active backend, from
-   * one tensor of the decoded image at its own size; 'cpu' in plain TypeScript on the decoded pixels,
-   * uploading only the finished [height, width, 3] image. Both give the same batches for a seed.
+   * Where augmentation runs (default 'gpu'): 'gpu' as tensor ops on the active backend, 'cpu' in plain
+   * TypeScript. Either way it runs on the image already resized on the host (see hostPixels), and both
+   * give the same batches for a seed.
    */
   augmentOn?: AugmentOn;
   /** Batches prepared ahead on the device (tf.data prefetch); 0 = none. */
@@ -66,8 +67,28 @@ export type Batch = {
 /** An item queued for loading; augSeed gives each image its own augmentation stream. */
 type Element = { path: string; label: number; augSeed: number };
 
-/** A loaded image; failure is '' or the load error, carried as data (see makeDataset). */
-type Loaded = { xs: tf.Tensor3D; ys: tf.Scalar; failure: string };
+/**
+ * A loaded batch. A failure is carried as data (the key of its error in the data set's failure map, 0
+ * for none) and the batch has no tensors then (see makeDataset).
+ */
+type Loaded = { xs?: tf.Tensor4D; ys?: tf.Tensor1D; failure: number };
+
+/**
+ * A file of the data set that could not be read or decoded during training: an input failure, never a
+ * model's, with what to do about it in its message.
+ */
+export class InputError extends Error {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(
+      `Input failed: ${reason.includes(path) ? reason : `could not load ${path}: ${reason}`}. The model did not run on it. ` +
+        'The file may have changed, moved or become unreadable after the folder was checked: drop the folder again, or remove the file.',
+    );
+    this.name = 'InputError';
+  }
+}
 
 /** [H, W, 3] float32 in 0–255 from decoded pixels; alpha is dropped. */
 export function toImageTensor(img: DecodedImage): tf.Tensor3D {
@@ -98,76 +119,115 @@ function checkOptions(items: readonly PipelineItem[], opts: PipelineOptions): vo
 }
 
 /**
- * items → (seeded shuffle) → mapAsync(load) → batch → map(raise failures) → prefetch, where load is
- * decode → tensor → resize → augment, or with augmentOn 'cpu' decode → resize → augment → tensor.
- * The order and every augmentation are fixed here from the seed, so iterating the dataset twice
- * yields the same batches.
+ * The one rule of where an image is made: decoding (browser, bounded) and the exact resize (TF2
+ * bilinear, on these pixels) always run on the host, so only [height, width, 3] ever reaches the device,
+ * whatever the photo's size; augmentOn chooses where flip, brightness and contrast run on that resized
+ * image. Returns the resized pixels, augmented when they are augmented here.
+ */
+function hostPixels(decoded: DecodedImage, opts: PipelineOptions, augSeed: number): Float32Array {
+  const draw =
+    opts.augment && opts.augmentOn === 'cpu' ? drawAugment(opts.augment, createRng(augSeed)) : null;
+  return transformPixels(decoded, opts.height, opts.width, draw);
+}
+
+/**
+ * One batch's tensors from its resized pixels, augmenting on the device when augmentOn is 'gpu'. Built
+ * inside the input phase with a kernel (Pack) that sees the uploads: the budget checks tensors made from
+ * data only at the next kernel, so an input that does not fit is reported here, as the input's, and not
+ * at the first layer of the step that happens to run next.
+ */
+function batchTensors(
+  pixels: readonly Float32Array[],
+  group: readonly Element[],
+  opts: PipelineOptions,
+): { xs: tf.Tensor4D; ys: tf.Tensor1D } {
+  const { height, width, augment: cfg } = opts;
+  const onDevice = cfg && opts.augmentOn !== 'cpu' ? cfg : null;
+  return inPhase('input', () =>
+    tf.tidy(() => {
+      const images = pixels.map((p, i) => {
+        const image = tf.tensor3d(p, [height, width, 3], 'float32');
+        return onDevice ? augment(image, onDevice, createRng(group[i]!.augSeed)) : image;
+      });
+      const ys = tf.tensor1d(
+        group.map((e) => e.label),
+        'int32',
+      );
+      return { xs: tf.stack(images) as tf.Tensor4D, ys };
+    }),
+  );
+}
+
+/** Decodes one batch's files and resizes them on the host; rejects with an InputError naming the file. */
+async function loadPixels(group: readonly Element[], opts: PipelineOptions): Promise<Float32Array[]> {
+  return Promise.all(
+    group.map(async ({ path, label, augSeed }) => {
+      try {
+        return hostPixels(await opts.decode({ path, label }), opts, augSeed);
+      } catch (e) {
+        if (e instanceof ResourceExhaustedError) throw e;
+        throw new InputError(path, e instanceof Error ? e.message : String(e));
+      }
+    }),
+  );
+}
+
+/**
+ * A failure while making a batch, as the error the run reports: memory that ran out while the batch
+ * was uploaded belongs to the input (no layer was running, whatever the layer bookkeeping last saw).
+ */
+function asInputFailure(e: unknown): Error {
+  if (e instanceof ResourceExhaustedError)
+    return new ResourceExhaustedError({ ...e.details, phase: 'input', layer: null, layerClass: null });
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+/** The elements in groups of batchSize (the last may be smaller), ending early once isStopped(). */
+function* groups(elements: readonly Element[], batchSize: number, isStopped: () => boolean) {
+  for (let i = 0; i < elements.length; i += batchSize) {
+    if (isStopped()) return;
+    yield elements.slice(i, i + batchSize);
+  }
+}
+
+/**
+ * items → (seeded shuffle) → groups of batchSize → mapAsync(decode and resize each on the host, then
+ * one upload) → map(raise failures) → prefetch. The order and every augmentation are fixed here from
+ * the seed, so iterating the dataset twice yields the same batches.
  *
- * A load failure is not thrown inside mapAsync: tf.data's batch() chains its reads, so one rejection
- * would reject every later next() (including the batches prefetch() already requested, which then
- * surface as unhandled rejections) and leak the tensors of the partly built batch. Instead the failed
- * image becomes a zero placeholder plus a message, and the stage after batch() disposes that batch and
- * throws, so exactly the next() for that batch rejects.
+ * A failure is not thrown inside mapAsync: tf.data chains mapAsync's reads, so one rejection would
+ * reject every later next() (including the batches prefetch() already requested, which then surface as
+ * unhandled rejections). Instead the failed batch carries the key of its error, and the map() after it
+ * throws that error, so exactly the next() for that batch rejects. Nothing of a failed batch is ever a
+ * tensor: pixels stay on the host until the whole batch has loaded.
  */
 export function makeDataset(items: readonly PipelineItem[], opts: PipelineOptions): tf.data.Dataset<Batch> {
   checkOptions(items, opts);
-  const { height, width, augment: cfg } = opts;
-  const onCpu = opts.augmentOn === 'cpu';
   const rng = createRng(opts.seed);
   const ordered = opts.shuffle ? rng.shuffle(items) : items.slice();
   const elements: Element[] = ordered.map(({ path, label }) => ({ path, label, augSeed: rng.int(2 ** 32) }));
+  const failures = new Map<number, Error>();
+  let lastFailure = 0;
 
-  const load = async ({ path, label, augSeed }: Element): Promise<Loaded> => {
+  const load = async (group: Element[]): Promise<Loaded> => {
     try {
-      const decoded = await opts.decode({ path, label });
-      const rgb = onCpu
-        ? transformPixels(decoded, height, width, cfg ? drawAugment(cfg, createRng(augSeed)) : null)
-        : null;
-      // mapAsync cannot tidy across the await, so tidy the synchronous part here.
-      return inPhase('input', () =>
-        tf.tidy(() => {
-          let xs: tf.Tensor3D;
-          if (rgb) {
-            xs = tf.tensor3d(rgb, [height, width, 3], 'float32');
-          } else {
-            const resized = resizeBilinear(toImageTensor(decoded), height, width);
-            xs = cfg ? augment(resized, cfg, createRng(augSeed)) : resized;
-          }
-          // An int32 scalar so batch() stacks an int32 [batch]; plain numbers would batch to float32.
-          return { xs, ys: tf.scalar(label, 'int32'), failure: '' };
-        }),
-      );
+      return { ...batchTensors(await loadPixels(group, opts), group, opts), failure: 0 };
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      const failure = message.includes(path) ? message : `Could not load ${path}: ${message}`;
-      return { xs: tf.zeros([height, width, 3]), ys: tf.scalar(0, 'int32'), failure };
+      failures.set(++lastFailure, asInputFailure(e));
+      return { failure: lastFailure };
     }
   };
 
-  const raiseFailures = (b: { xs: tf.Tensor4D; ys: tf.Tensor1D; failure: tf.Tensor1D }): Batch => {
-    // failure is a string tensor, which lives in JS memory on every backend: reading it never waits on the GPU.
-    const failure = b.failure.dataSync<'string'>().find((m) => m !== '');
-    if (failure !== undefined) {
-      tf.dispose(b);
-      throw new Error(failure);
-    }
-    return { xs: b.xs, ys: b.ys };
+  const raiseFailures = ({ xs, ys, failure }: Loaded): Batch => {
+    if (failure === 0 && xs && ys) return { xs, ys };
+    const error = failures.get(failure) ?? new Error('The input pipeline lost a batch.');
+    failures.delete(failure);
+    throw error;
   };
 
-  // batch() is typed as yielding TensorContainer; it stacks each field of Loaded along a new axis 0.
   const isStopped = opts.isStopped ?? (() => false);
-  const source = tf.data.generator(function* () {
-    for (const element of elements) {
-      if (isStopped()) return;
-      yield element;
-    }
-  });
-  const batched = source.mapAsync(load).batch(opts.batchSize) as tf.data.Dataset<{
-    xs: tf.Tensor4D;
-    ys: tf.Tensor1D;
-    failure: tf.Tensor1D;
-  }>;
-  const checked = batched.map(raiseFailures);
+  const source = tf.data.generator(() => groups(elements, opts.batchSize, isStopped));
+  const checked = source.mapAsync(load).map(raiseFailures);
   // tfjs prefetch(n) keeps n requests in flight including the one being returned, i.e. n − 1 ahead.
   return opts.prefetch > 0 ? checked.prefetch(opts.prefetch + 1) : checked;
 }
