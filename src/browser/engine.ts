@@ -10,6 +10,7 @@ import type {
   ReleaseResult,
   TrainResult,
   LargestBatchResult,
+  ModelFile,
   WeightsLoaded,
   WeightsReport,
 } from '../core/protocol';
@@ -31,6 +32,7 @@ import { resetBackends } from '../ml/tfjsInternals';
 import { runTraining, type PhasePlan, type RunContext } from '../ml/train/runLoop';
 import { Trainer } from '../ml/train/trainer';
 import { trainerOptionsFor } from '../ml/train/options';
+import { kerasH5Files, tfjsLayersFiles } from '../ml/weights/export';
 import { initBackend } from './backend';
 import { labDataset } from './dataset';
 import { loseDevice, provokeBufferLimit, watchDevice } from './device';
@@ -83,6 +85,8 @@ export class LabEngine {
   private stopRequested = false;
   private aborted = false;
   private backend: BackendInfo | null = null;
+  /** The model the last run trained, for export; null once it is released or about to be replaced. */
+  private trained: tf.LayersModel | null = null;
 
   constructor(
     private readonly inWorker: boolean,
@@ -93,6 +97,7 @@ export class LabEngine {
 
   async init(request: BackendRequest, webglF16Textures = false): Promise<BackendInfo> {
     this.models.dispose();
+    this.trained = null;
     this.webglF16Textures = webglF16Textures;
     this.backend = await initBackend(request, this.inWorker, { webglF16Textures });
     watchDevice(this.notify);
@@ -119,6 +124,7 @@ export class LabEngine {
     const { requested } = this.requireBackend();
     const before = readMemory(0);
     this.models.dispose();
+    this.trained = null;
     // Disposes every backend instance (and its pool); the registered factories re-create them on demand.
     resetBackends();
     this.backend = await initBackend(requested, this.inWorker, { webglF16Textures: this.webglF16Textures });
@@ -141,8 +147,11 @@ export class LabEngine {
     let trainer: Trainer | null = null;
     let phase: TrainingPhase | null = null;
     try {
+      // prepare() may dispose the previous model before it returns the next.
+      this.trained = null;
       const prepared = await this.models.prepare(config, dataset.classes.length, resumeFrom, emit);
       const { model, backboneLayerCount, resumed } = prepared;
+      this.trained = model;
       trackLayers(model);
       probes.mark();
       trainer = new Trainer(model, backboneLayerCount, trainerOptionsFor(config));
@@ -190,6 +199,7 @@ export class LabEngine {
           () => this.stopRequested || this.aborted,
         ),
       batchesPerEpoch: batchesPerEpoch(dataset.train.length, config.batchSize),
+      validationPaths: dataset.validation.map((i) => i.path),
       patience: config.patience,
       now,
       emit,
@@ -212,6 +222,12 @@ export class LabEngine {
    */
   provokeBufferLimit(): Promise<ProvokeResult> {
     return provokeBufferLimit();
+  }
+
+  /** The last run's model as files (tfjs Layers or Keras .h5 weights), or null when there is none. */
+  async exportModel(format: 'tfjs-layers' | 'keras-h5'): Promise<ModelFile[] | null> {
+    if (!this.trained) return null;
+    return format === 'tfjs-layers' ? tfjsLayersFiles(this.trained) : kerasH5Files(this.trained);
   }
 
   /** The planner's view of a model: built with zero weights (shapes are all it needs), described, freed. */

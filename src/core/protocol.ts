@@ -7,6 +7,7 @@ import type { SweepGrid, SweepPoint, SweepPreset } from './sweep';
 import type { BackendInfo, BackendRequest } from './backend';
 import type { MemorySample, StepBreakdown, StepProfile, StepTechnique } from './memory';
 import type { OomDetails } from './oom';
+import type { DiagnosticsReport } from './diagnostics';
 
 /** The loss scale after a step, when dynamic loss scaling is on. */
 export interface LossScaleInfo {
@@ -77,7 +78,9 @@ export type EngineEvent =
   /** A sweep point finished (measured, out of memory, or skipped). */
   | { kind: 'sweep-point'; point: SweepPoint }
   /** Unsolicited: the GPU device went away (driver reset, GPU process died, or destroyed on purpose). */
-  | { kind: 'device-lost'; reason: string; message: string };
+  | { kind: 'device-lost'; reason: string; message: string }
+  /** A phase ended: the classifier's diagnostics on the validation split. */
+  | { kind: 'diagnostics'; report: DiagnosticsReport };
 
 /** How a run ended. */
 export interface TrainResult {
@@ -151,6 +154,12 @@ export interface WeightsReport {
   /** Where the weights come from and what was changed, for packaged weights. */ provenance: string[];
 }
 
+/** One file of an exported model. */
+export interface ModelFile {
+  /** File name, e.g. 'model.json'. */ name: string;
+  bytes: Uint8Array;
+}
+
 /** An error as it crosses the thread boundary (Error objects lose their fields when cloned). */
 export interface EngineError {
   /** Error class name, e.g. 'RangeError'. */ name: string;
@@ -212,6 +221,8 @@ export interface EngineCalls {
     request: { config: TrainConfig; dataset: DatasetPayload; count: number };
     result: PreviewImage[];
   };
+  /** The kept model's files: tfjs Layers (model.json, weights.bin, check.json) or Keras .h5 weights; null without a model. */
+  'export-model': { request: { format: 'tfjs-layers' | 'keras-h5' }; result: ModelFile[] | null };
 }
 
 export type EngineRequestType = keyof EngineCalls;

@@ -15,6 +15,7 @@ export const INITIAL_RUN: RunSlice['run'] = {
   error: null,
   backend: null,
   previous: null,
+  diagnostics: [],
 };
 
 export const INITIAL_MEMORY: LabState['memory'] = {

@@ -181,3 +181,26 @@ describe('run reducers and the progress they show', () => {
     expect(selectBusy(next)).toBe(true);
   });
 });
+
+describe('diagnostics', () => {
+  const report = (p: TrainingPhase) => ({
+    phase: p,
+    counts: [
+      [1, 0],
+      [1, 2],
+    ],
+    perClass: [],
+    total: 4,
+    correct: 3,
+    misclassified: [],
+  });
+
+  it('keeps one report per phase, and a new run starts with none', () => {
+    const s = [report('frozen'), report('fine-tune')].reduce(
+      (state, r) => engineEvent(state, { kind: 'diagnostics', report: r }, 0),
+      started(),
+    );
+    expect(s.run.diagnostics.map((d) => d.phase)).toEqual(['frozen', 'fine-tune']);
+    expect(runStarted(s, { config, plan, appliedFix: null }).run.diagnostics).toEqual([]);
+  });
+});

@@ -86,6 +86,8 @@ export function engineEvent(s: LabState, e: EngineEvent, at: number): LabState {
       };
     case 'device-lost':
       return s;
+    case 'diagnostics':
+      return { ...s, run: { ...s.run, diagnostics: [...s.run.diagnostics, e.report] } };
   }
 }
 

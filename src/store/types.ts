@@ -3,6 +3,7 @@ import type { ModelSpec } from '../core/modelSpec';
 import type { SweepGrid, SweepPoint, SweepStatus } from '../core/sweep';
 import type { MemorySample, StepBreakdown, StepProfile, StepTechnique, TimelineMarker } from '../core/memory';
 import type { OomDetails } from '../core/oom';
+import type { DiagnosticsReport } from '../core/diagnostics';
 import type {
   ImageSource,
   LossScaleInfo,
@@ -132,6 +133,8 @@ export interface RunSlice {
     /** Backend the run trained on. */ backend: string | null;
     /** The run before this one, kept so a technique can be read as a before/after pair. */
     previous: PreviousRun | null;
+    /** Classifier diagnostics on the validation split, one per phase that ended (not stopped). */
+    diagnostics: DiagnosticsReport[];
   };
 }
 

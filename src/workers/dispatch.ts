@@ -30,6 +30,7 @@ const HANDLERS: Handlers = {
   sweep: (engine, req, emit) => engine.sweep(req.config, req.grid, req.numClasses, emit),
   'find-largest': (engine, req, emit) =>
     engine.findLargestBatch(req.config, req.preset, req.size, req.lo, req.hi, req.numClasses, emit),
+  'export-model': (engine, req) => engine.exportModel(req.format),
   stop: async (engine) => {
     engine.stop();
     return true;

@@ -63,7 +63,7 @@ const ITEMS: [Colour, number][] = [
 describe('diagnose', () => {
   it('counts the confusion matrix and scores the classes as counted by hand', async () => {
     const { ds, paths } = dataset(ITEMS);
-    const r = await diagnose(model, ds, { phase: 'frozen', numClasses: 3, paths });
+    const r = await diagnose(model, ds, { phase: 'frozen', paths });
     expect(r.counts).toEqual([
       [2, 0, 1],
       [1, 1, 0],
@@ -79,7 +79,7 @@ describe('diagnose', () => {
 
   it('lists each misclassified image with its path, classes, confidence and picture', async () => {
     const { ds, paths } = dataset(ITEMS);
-    const r = await diagnose(model, ds, { phase: 'fine-tune', numClasses: 3, paths });
+    const r = await diagnose(model, ds, { phase: 'fine-tune', paths });
     expect(r.misclassified.map((m) => [m.index, m.path, m.label, m.predicted])).toEqual([
       [1, 'red/1.png', 1, 0],
       [4, 'green/4.png', 2, 1],
@@ -96,7 +96,7 @@ describe('diagnose', () => {
   it('bounds the thumbnails of one cell but still lists every image', async () => {
     const many: [Colour, number][] = Array.from({ length: MAX_THUMBNAILS_PER_CELL + 3 }, () => ['red', 1]);
     const { ds, paths } = dataset(many);
-    const r = await diagnose(model, ds, { phase: 'frozen', numClasses: 3, paths });
+    const r = await diagnose(model, ds, { phase: 'frozen', paths });
     expect(r.misclassified).toHaveLength(many.length);
     expect(r.misclassified.filter((m) => m.thumbnail !== null)).toHaveLength(MAX_THUMBNAILS_PER_CELL);
   });
@@ -104,7 +104,7 @@ describe('diagnose', () => {
   it('leaks no tensor', async () => {
     const run = async () => {
       const { ds, paths } = dataset(ITEMS);
-      await diagnose(model, ds, { phase: 'frozen', numClasses: 3, paths });
+      await diagnose(model, ds, { phase: 'frozen', paths });
     };
     await run();
     const before = tf.memory().numTensors;

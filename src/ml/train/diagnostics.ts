@@ -20,7 +20,6 @@ export const MAX_THUMBNAILS_PER_CELL = 8;
 
 export interface DiagnoseOptions {
   phase: TrainingPhase;
-  numClasses: number;
   /** Paths of the validation split in its order (the data set's order: validation is never shuffled). */
   paths: readonly string[];
   /** Once true, the pass ends early and the report covers the images scored so far. */
@@ -129,7 +128,9 @@ export async function diagnose(
     },
     opts.abort,
   );
-  const counts = confusionMatrix(labels, predicted, opts.numClasses);
+  // The classifier's last layer has one unit per class.
+  const numClasses = model.outputs[0]!.shape.at(-1) ?? 0;
+  const counts = confusionMatrix(labels, predicted, numClasses);
   return {
     phase: opts.phase,
     counts,

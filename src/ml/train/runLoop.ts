@@ -4,6 +4,7 @@ import type { StepProfile } from '../../core/memory';
 import type { EngineEvent, TrainResult } from '../../core/protocol';
 import type { TrainingPhase } from '../../core/trainConfig';
 import type { Batch } from '../data/pipeline';
+import { diagnose } from './diagnostics';
 import { evaluate, evaluateCached } from './evaluation';
 import { FEATURE_CACHE_LIMIT_BYTES, FeatureCache } from './featureCache';
 import type { Unfreeze } from './freeze';
@@ -41,6 +42,8 @@ export interface RunContext {
    * cached images each epoch, `limitBytes` caps the host memory (default FEATURE_CACHE_LIMIT_BYTES).
    */
   featureCache?: { seed: number; limitBytes?: number };
+  /** The validation split's paths in order; when set, every phase not stopped ends with classifier diagnostics. */
+  validationPaths?: readonly string[];
 }
 
 /** The feature caches of one frozen phase, with the settings they were made with. */
@@ -83,6 +86,16 @@ export async function runTraining(
     if (p.epochs <= 0) continue;
     outcome = await runPhase(trainer, p, ctx, run);
     if (outcome === 'stopped') break;
+    if (ctx.validationPaths) {
+      const validation = ctx.dataset('validation', run.epochIndex);
+      const options = {
+        phase: p.phase,
+        paths: ctx.validationPaths,
+        shouldStop: ctx.shouldStop,
+        abort: ctx.abort,
+      };
+      ctx.emit({ kind: 'diagnostics', report: await diagnose(trainer.model, validation, options) });
+    }
   }
   return {
     outcome,
