@@ -1,5 +1,7 @@
 // A link sets the lab: settings made in one browser travel by "Copy link" to a fresh one with the same
-// planner numbers; bad values are named and ignored; predict mode hides the planner until a guess.
+// planner numbers; bad values are named and ignored; predict mode hides the planner until a guess; the
+// run is kept in the history across a reload.
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
 
@@ -103,4 +105,18 @@ test('predict, then run: the planner stays hidden until a guess, then guess, pla
   await page.getByTestId('batch-size').fill('8');
   await expect(page.getByTestId('predict-guess')).toBeVisible();
   await expect(page.getByTestId('planner-fine-tune-predicted')).toHaveCount(0);
+
+  // The run is kept in the history, which survives a reload and exports as CSV.
+  await expect(page.getByTestId('history-row')).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByTestId('history-row')).toHaveCount(1);
+  await expect(page.getByTestId('history-row')).toContainText('completed');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('history-csv').click();
+  const csv = readFileSync((await (await download).path())!, 'utf8')
+    .trimEnd()
+    .split('\r\n');
+  expect(csv).toHaveLength(2);
+  expect(csv[1]).toContain(',tiny,32,32,16,');
+  expect(csv[1]).toContain(',completed,');
 });

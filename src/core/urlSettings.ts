@@ -30,6 +30,7 @@ export const VIEW_IDS = [
   'preview',
   'lessons',
   'log',
+  'history',
 ] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 

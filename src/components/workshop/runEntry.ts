@@ -1,0 +1,42 @@
+import { medianMs, settingsChanges, type HistoryEntry } from '../../core/history';
+import { selectMeasuredPeaks, selectPlannerKey } from '../../store/selectors';
+import type { LabState } from '../../store/types';
+import { planRows } from '../planner/planRows';
+
+const ACTIVE = new Set(['running', 'stopping']);
+const ENDED = new Set(['completed', 'stopped', 'oom', 'failed']);
+
+/** Whether a run has just ended between two states of the store. */
+export const runEnded = (before: LabState, after: LabState): boolean =>
+  ACTIVE.has(before.run.status) && ENDED.has(after.run.status) && after.run.config !== null;
+
+/** The history entry of the run that just ended; `previous` is the settings of the run before it. */
+export function runEntry(s: LabState, previous: HistoryEntry['settings'] | null, at: number): HistoryEntry {
+  const c = s.run.config!;
+  // The planner's description is only used when it is for the run's model, size and classes.
+  const spec =
+    s.planner.spec && s.planner.key === selectPlannerKey({ ...s, config: c }) ? s.planner.spec : null;
+  const predicted = spec
+    ? planRows(spec, c)
+        .filter((r) => r.key !== 'frozen-cached')
+        .map((r) => ({ phase: r.key, peakBytes: r.tfjs.peakBytes }))
+    : [];
+  const last = s.run.epochs[s.run.epochs.length - 1];
+  const oom = s.run.oom;
+  const adapter = s.engine.backend?.adapter;
+  return {
+    at,
+    settings: c,
+    changed: settingsChanges(previous, c),
+    predicted,
+    measured: selectMeasuredPeaks(s),
+    outcome: s.run.status,
+    oomAt: oom ? `${oom.op ?? 'an op'} in ${oom.layer ?? 'an unknown layer'} (${oom.kind})` : null,
+    stepMs: medianMs(s.run.batches.map((b) => b.stepMs)),
+    valAccuracy: last && Number.isFinite(last.valAccuracy) ? last.valAccuracy : null,
+    backend: s.run.backend,
+    adapter: adapter
+      ? [adapter.vendor, adapter.architecture, adapter.description].filter(Boolean).join(' ')
+      : null,
+  };
+}
