@@ -1,6 +1,13 @@
 import type { BackendRequest } from '../core/backend';
 import type { Remedy } from '../core/remedies';
 
+/** A file the page saves for the user (an exported model). */
+export interface SavedFile {
+  name: string;
+  bytes: Uint8Array;
+  /** MIME type. */ type: string;
+}
+
 /** What the planner predicted for a fix: its peak, whether it fits, and the card it was judged against. */
 export interface FixClaim {
   predictedBytes: number;
@@ -38,6 +45,8 @@ export interface LabCommands {
   loadWeights(files: File[]): Promise<void>;
   /** Fetches weights from a URL (a model.json beside its shards, or an .h5 file). */
   loadWeightsFromUrl(url: string): Promise<void>;
+  /** The last run's model as one file to save (tfjs Layers zip or Keras .h5), or null when refused. */
+  exportModel(format: 'tfjs-layers' | 'keras-h5'): Promise<SavedFile | null>;
 }
 
 let current: LabCommands | null = null;

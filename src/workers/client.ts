@@ -12,9 +12,10 @@ import { stratifiedSplit } from '../core/split';
 import { gridPoints, validateGrid, type SweepPreset } from '../core/sweep';
 import { trainableLabel } from '../core/trainable';
 import type { TrainingPhase } from '../core/trainConfig';
+import { modelDownload } from '../browser/exports';
 import { filesFromDrop, filesFromInput } from '../browser/folder';
 import { actions, appendLog, refuse } from '../store/actions';
-import type { FixClaim, LabCommands } from '../store/commands';
+import type { FixClaim, LabCommands, SavedFile } from '../store/commands';
 import { selectBusy, selectConfigProblems, selectNumClasses, selectTraining } from '../store/selectors';
 import { labStore, updateConfig } from '../store/store';
 import { DatasetLoader, fromPicked, sampleFiles, type ListedFile } from './datasetLoader';
@@ -356,6 +357,18 @@ export class LabClient implements LabCommands {
       actions.runFailed(messageOf(err));
       appendLog('error', `Training failed: ${messageOf(err)}`);
     }
+  }
+
+  async exportModel(format: 'tfjs-layers' | 'keras-h5'): Promise<SavedFile | null> {
+    const transport = this.free('Exporting the model');
+    if (!transport) return null;
+    const files = await transport.send({ type: 'export-model', format });
+    const c = labStore.getState().run.config;
+    if (!files || !c) {
+      refuse('Train a model first: there is none to export.');
+      return null;
+    }
+    return modelDownload(format, files, `${c.model}-${c.height}x${c.width}`);
   }
 
   async stop(): Promise<void> {
