@@ -14,8 +14,9 @@ async function plannerPeaks(page: Page): Promise<string[]> {
 
 async function settingsOf(page: Page): Promise<unknown> {
   return page.evaluate(() => {
-    const s = window.__lab!.store.getState();
-    return JSON.parse(JSON.stringify({ config: s.config, backend: s.backendRequest }));
+    const lab = (window as unknown as { __lab: { store: { getState(): Record<string, unknown> } } }).__lab;
+    const s = lab.store.getState();
+    return JSON.parse(JSON.stringify({ config: s.config, backend: s.backendRequest })) as unknown;
   });
 }
 

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { commands } from '../../store/commands';
 import { useLab } from '../useLab';
 
@@ -15,6 +15,7 @@ export function LinkNotice() {
   const view = useLab((s) => s.workshop.view);
   const engineReady = useLab((s) => s.engine.status === 'ready');
   const datasetEmpty = useLab((s) => s.dataset.status === 'empty');
+  const [dismissed, setDismissed] = useState(false);
 
   useEffect(() => {
     if (!link?.sample || !engineReady || !datasetEmpty || sampleRequested) return;
@@ -28,7 +29,7 @@ export function LinkNotice() {
     document.getElementById(`${view}-title`)?.scrollIntoView();
   }, [view]);
 
-  if (!link) return null;
+  if (!link || dismissed) return null;
   return (
     <div className="link-notice" role="status" data-testid="link-notice">
       <p data-testid="link-applied">
@@ -38,7 +39,7 @@ export function LinkNotice() {
       </p>
       {link.ignored.length > 0 && (
         <>
-          <p>Ignored, so nothing of these was applied:</p>
+          <p>Ignored, each leaving its setting as it was:</p>
           <ul data-testid="link-ignored">
             {link.ignored.map((line) => (
               <li key={line}>{line}</li>
@@ -46,6 +47,9 @@ export function LinkNotice() {
           </ul>
         </>
       )}
+      <button type="button" onClick={() => setDismissed(true)}>
+        Dismiss
+      </button>
     </div>
   );
 }
