@@ -18,10 +18,27 @@ import type { TrainConfig } from './trainConfig';
 
 const MODEL_IDS = MODEL_CATALOG.map((m) => m.id) as [ModelId, ...ModelId[]];
 
+/** Each whole-number setting's name and range: the schema's, and the settings form's min and max. */
+export const WHOLE_RANGES = {
+  height: { label: 'Input height', min: 8, max: 2048 },
+  width: { label: 'Input width', min: 8, max: 2048 },
+  batchSize: { label: 'Batch size', min: 1, max: 1024 },
+  frozenEpochs: { label: 'Frozen epochs', min: 0, max: 1000 },
+  fineTuneEpochs: { label: 'Fine-tune epochs', min: 0, max: 1000 },
+  patience: { label: 'Patience', min: 1, max: 1000 },
+  prefetch: { label: 'Prefetch', min: 0, max: 16 },
+  accumulationSteps: { label: 'Accumulation steps', min: 1, max: 64 },
+} as const;
+
+const whole = (key: keyof typeof WHOLE_RANGES) => {
+  const { label, min, max } = WHOLE_RANGES[key];
+  return wholeNumber(label, min, max);
+};
+
 /** The memory-saving techniques, one field each. */
 export const techniqueFields = {
   backboneOutsideTape: flag('Backbone outside the tape'),
-  accumulationSteps: wholeNumber('Accumulation steps', 1, 64),
+  accumulationSteps: whole('accumulationSteps'),
   checkpointing: oneOf('Checkpointing', ['off', 'blocks']),
   cacheFeatures: flag('Feature cache'),
 };
@@ -31,13 +48,13 @@ const budgetError = (iss: { input?: unknown }) =>
 
 /** Every setting of a run, in the order their problems are listed. */
 export const trainConfigSchema = z.object({
-  height: wholeNumber('Input height', 8, 2048),
-  width: wholeNumber('Input width', 8, 2048),
-  batchSize: wholeNumber('Batch size', 1, 1024),
-  frozenEpochs: wholeNumber('Frozen epochs', 0, 1000),
-  fineTuneEpochs: wholeNumber('Fine-tune epochs', 0, 1000),
-  patience: wholeNumber('Patience', 1, 1000),
-  prefetch: wholeNumber('Prefetch', 0, 16),
+  height: whole('height'),
+  width: whole('width'),
+  batchSize: whole('batchSize'),
+  frozenEpochs: whole('frozenEpochs'),
+  fineTuneEpochs: whole('fineTuneEpochs'),
+  patience: whole('patience'),
+  prefetch: whole('prefetch'),
   frozenLearningRate: numberBetween('Frozen learning rate', 0, 10),
   fineTuneLearningRate: numberBetween('Fine-tune learning rate', 0, 10),
   validationFraction: numberBetween('Validation share', 0, 1, '; EarlyStopping needs val_loss'),
