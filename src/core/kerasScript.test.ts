@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { NO_AUGMENT } from './config';
-import { kerasApplication, kerasScript, remedyWords, type KerasScriptInput } from './kerasScript';
+import {
+  kerasApplication,
+  kerasScript,
+  kerasScriptInputFor,
+  remedyWords,
+  type KerasScriptInput,
+} from './kerasScript';
+import type { LayerSpec, ModelSpec } from './modelSpec';
+import { planInput, planKeras } from './planner';
 import { DEFAULT_TRAIN_CONFIG } from './settings';
 
 const seedCase = (over: Partial<KerasScriptInput> = {}): KerasScriptInput => ({
@@ -202,5 +210,62 @@ describe('kerasScript', () => {
   it('quotes names safely', () => {
     const s = kerasScript(seedCase({ classNames: ['say "hi"', 'back\\slash'] }));
     expect(s).toContain('"say \\"hi\\"", "back\\\\slash"');
+  });
+});
+
+describe('kerasScriptInputFor', () => {
+  const layer = (name: string, kind: LayerSpec['kind'] = 'conv2d'): LayerSpec => ({
+    name,
+    className: 'Conv2D',
+    kind,
+    outputShape: [8, 8, 16],
+    inputs: [],
+    inputShapes: [[8, 8, 16]],
+    trainableWeightSizes: [64],
+    fixedWeightSizes: [],
+    macs: 0,
+  });
+  const names = ['input_layer', 'stem_conv', 'block1a_project_conv', 'top_conv', 'avg_pool', 'predictions'];
+  const spec: ModelSpec = {
+    name: 'toy',
+    height: 8,
+    width: 8,
+    layers: names.map((n) => layer(n, n === 'input_layer' ? 'input' : 'conv2d')),
+    backboneLayerCount: 4,
+  } as ModelSpec;
+  const config = {
+    ...DEFAULT_TRAIN_CONFIG,
+    batchSize: 8,
+    fineTune: { kind: 'last' as const, n: 2 },
+    techniques: { ...DEFAULT_TRAIN_CONFIG.techniques, accumulationSteps: 2 },
+    budgetBytes: 4e9,
+  };
+  const source = {
+    config,
+    spec,
+    classNames: ['a', 'b'],
+    manifest: null,
+    remedies: { mixedPrecision: true, memoryGrowth: false },
+  };
+
+  it('resolves the unfrozen layers and predicts one micro-batch in the chosen precision', () => {
+    const input = kerasScriptInputFor(source);
+    expect(input.unfrozen).toEqual(['block1a_project_conv', 'top_conv']);
+    const micro = { ...planInput(spec, config, 'fine-tune'), batch: 4, accumulationSteps: 1 };
+    expect(input.prediction.fineTune).toBe(planKeras(micro, 'mixed_float16').peakBytes);
+    expect(input.prediction.fineTune).not.toBe(planKeras({ ...micro, batch: 8 }, 'mixed_float16').peakBytes);
+    expect(input.prediction.card).toBe('a 4.00 GB card');
+    expect(input.data).toEqual({ kind: 'folders' });
+  });
+
+  it('reads a manifest source and predicts nothing for a phase with no epochs', () => {
+    const input = kerasScriptInputFor({
+      ...source,
+      manifest: 'labels.csv',
+      config: { ...config, fineTuneEpochs: 0 },
+    });
+    expect(input.data).toEqual({ kind: 'manifest', file: 'labels.csv' });
+    expect(input.prediction.fineTune).toBeNull();
+    expect(input.prediction.frozen).toBeGreaterThan(0);
   });
 });

@@ -4,14 +4,18 @@
  * settings; `python3 -m py_compile` checks every variant in the tests, and the Keras interop suite runs it.
  */
 import { formatBytes } from './memory';
+import type { ModelSpec } from './modelSpec';
 import { catalogEntry } from './models';
-import { trainableLabel } from './trainable';
+import { planInput, planKeras } from './planner';
+import { fineTunedBackbone, trainableLabel } from './trainable';
+import type { TrainConfig, TrainingPhase } from './trainConfig';
 import {
   kerasApplication,
   mebibytes,
   py,
   pyNum,
   replicaBatch,
+  type KerasRemedies,
   type KerasScriptInput,
 } from './kerasScriptBasics';
 import { dataSection, memoryCallbackSection, modelSection, trainingSection } from './kerasScriptParts';
@@ -151,6 +155,44 @@ REPLICAS = strategy.num_replicas_in_sync
 # dataset is batched with the global batch and the per-replica memory stays what the lab predicted.
 GLOBAL_BATCH = MICRO_BATCH * REPLICAS
 print(f"{REPLICAS} replica(s); global batch {GLOBAL_BATCH} = {MICRO_BATCH} per replica x {REPLICAS}")`;
+}
+
+/** What the lab knows when the user asks for the script. */
+export interface KerasScriptSource {
+  config: TrainConfig;
+  /** The described model at the configured size (it resolves the trainable set and the prediction). */
+  spec: ModelSpec;
+  classNames: string[];
+  /** The CSV manifest the labels came from, or null for class folders. */
+  manifest: string | null;
+  remedies: KerasRemedies;
+}
+
+/**
+ * The script's input from the lab's state. The prediction is the planner's Keras plan for one replica's
+ * micro-batch (accumulation keeps one micro-batch's activations), in the precision the remedies choose.
+ */
+export function kerasScriptInputFor(o: KerasScriptSource): KerasScriptInput {
+  const { config, spec } = o;
+  const { micro } = replicaBatch(config);
+  const precision = o.remedies.mixedPrecision ? 'mixed_float16' : 'float32';
+  const peak = (phase: TrainingPhase, epochs: number) =>
+    epochs > 0
+      ? planKeras({ ...planInput(spec, config, phase), batch: micro, accumulationSteps: 1 }, precision)
+          .peakBytes
+      : null;
+  return {
+    config,
+    classNames: o.classNames,
+    unfrozen: fineTunedBackbone(spec, config.fineTune),
+    data: o.manifest ? { kind: 'manifest', file: o.manifest } : { kind: 'folders' },
+    remedies: o.remedies,
+    prediction: {
+      frozen: peak('frozen', config.frozenEpochs),
+      fineTune: peak('fine-tune', config.fineTuneEpochs),
+      card: config.budgetBytes === null ? null : `a ${formatBytes(config.budgetBytes)} card`,
+    },
+  };
 }
 
 /** The whole script: docstring, flags, device settings, strategy, data, model, callback, both phases. */
