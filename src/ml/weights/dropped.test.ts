@@ -8,18 +8,19 @@ const fileOf = (name: string, text = '') => {
 };
 
 describe('dropped or fetched weight files', () => {
-  it('takes a single .h5 file as Keras weights', async () => {
-    const files = await readWeightFiles([fileOf('efficientnetb0_notop.h5', 'x')]);
-    expect(files).toMatchObject({ kind: 'keras-h5', label: 'efficientnetb0_notop.h5' });
+  it('takes a single .h5, .weights.h5 or .keras file as Keras weights', async () => {
+    for (const name of ['efficientnetb0_notop.h5', 'model.weights.h5', 'model.keras']) {
+      const files = await readWeightFiles([fileOf(name, 'x')]);
+      expect(files).toMatchObject({ kind: 'keras-h5', label: name });
+    }
   });
 
   it('takes a model.json as tfjs, and names what it could not use', async () => {
     await expect(readWeightFiles([fileOf('model.json', '{}')])).rejects.toThrow('has no modelTopology');
-    await expect(readWeightFiles([fileOf('model.keras')])).rejects.toThrow('Keras 3 .keras archive');
     const error = await readWeightFiles([fileOf('a.png'), fileOf('b.bin')]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WeightLoadError);
     expect((error as Error).message).toBe(
-      'a.png, b.bin: drop one Keras .h5 file, or a tfjs model.json together with its shards.',
+      'a.png, b.bin: drop one Keras file (.h5, .weights.h5 or .keras), or a tfjs model.json together with its shards.',
     );
   });
 

@@ -6,8 +6,10 @@ export type WeightErrorKind =
   | 'not-hdf5'
   /** HDF5, but without Keras' `layer_names` / `weight_names` layout. */
   | 'not-keras-h5'
-  /** A Keras 3 `.weights.h5` file, whose layout is keyed by class, not by layer name. */
+  /** A Keras 3 `.weights.h5` file that does not name its layers (only class-based paths). */
   | 'keras3-weights-h5'
+  /** A zip that is not a Keras 3 `.keras` archive (no readable `model.weights.h5`). */
+  | 'bad-keras-archive'
   /** Larger than the caller's limit, refused before reading. */
   | 'too-large'
   /** Structure promises data the file does not hold, or HDF5 failed to read it. */

@@ -2,7 +2,14 @@ import * as tf from '@tensorflow/tfjs';
 import type { Dataset, Group } from 'h5wasm';
 import { WeightLoadError, describeThrown } from './errors';
 import { assignWeights, type LoadOptions, type WeightReport } from './report';
-import { flatLayers, shortWeightName, type SourceLayer, type WeightSource } from './source';
+import { isKeras3Layout, isZip, readKeras3Layers, readKerasArchive } from './keras3';
+import {
+  flatLayers,
+  shortWeightName,
+  type SourceLayer,
+  type SourceWeight,
+  type WeightSource,
+} from './source';
 
 type H5wasm = typeof import('h5wasm').default;
 
@@ -43,9 +50,16 @@ const HDF5_OBJECT_HEADER_LIMIT = 64512;
 /** Default largest file accepted: EfficientNetV2-L's weights are 470 MB. */
 export const DEFAULT_MAX_H5_BYTES = 1024 ** 3;
 
+/**
+ * Which Keras wrote the file: Keras 2 `.h5` (save_weights, model.save, keras.applications downloads),
+ * a Keras 3 `.weights.h5`, or a Keras 3 `.keras` archive (whose weights are a `.weights.h5` inside).
+ */
+export type KerasWeightFormat = 'keras2-h5' | 'keras3-weights-h5' | 'keras-archive';
+
 /** An open Keras weight file; `close()` frees its copy inside h5wasm. */
 export interface KerasH5File extends WeightSource {
-  /** The `keras_version` attribute, when present (e.g. '2.4.0'). */
+  format: KerasWeightFormat;
+  /** The Keras version the file names (`keras_version`, or the archive's metadata), e.g. '2.4.0'. */
   kerasVersion: string | null;
   /** Bytes of all stored weights as declared by their datasets. */
   weightBytes: number;
@@ -96,18 +110,33 @@ function weightsRoot(lib: H5wasm, file: InstanceType<H5wasm['File']>, label: str
   if (modelWeights instanceof lib.Group && stringListAttr(modelWeights, 'layer_names') !== null)
     return modelWeights;
   const keys = file.keys();
-  if (keys.includes('layers') || keys.includes('_layer_checkpoint_dependencies')) {
-    throw new WeightLoadError(
-      'keras3-weights-h5',
-      label,
-      `${label} is a Keras 3 '.weights.h5' file. Its weights are keyed by layer class and position, not by layer name, so they cannot be matched safely. In Keras 3, save the whole model in the legacy format with model.save('model.h5'), or use a keras.applications weight file.`,
-    );
-  }
   throw new WeightLoadError(
     'not-keras-h5',
     label,
     `${label} is an HDF5 file but not a Keras weight file: it has no 'layer_names' attribute (top-level entries: ${keys.slice(0, 8).join(', ') || 'none'}).`,
   );
+}
+
+/** A numeric dataset as a SourceWeight whose values are read only when asked; refuses float16. */
+function datasetWeight(
+  dataset: Dataset,
+  name: string,
+  label: string,
+): { weight: SourceWeight; bytes: number } {
+  const { type, size } = dataset.metadata;
+  if (type !== H5T_FLOAT && type !== H5T_INTEGER) {
+    throw new WeightLoadError('unsupported-dtype', label, `${label}: ${name} is not numeric`);
+  }
+  if (type === H5T_FLOAT && size === 2) {
+    throw new WeightLoadError(
+      'unsupported-dtype',
+      label,
+      `${label}: ${name} is stored as float16, which the lab cannot read; save the weights as float32.`,
+    );
+  }
+  const shape = dataset.shape ?? [];
+  const weight = { name, shape, read: () => toFloat32(dataset.value, name) };
+  return { weight, bytes: shape.reduce((a, b) => a * b, 1) * size };
 }
 
 function readLayer(
@@ -127,29 +156,82 @@ function readLayer(
     const entity = group.get(weightName);
     if (!(entity instanceof lib.Dataset))
       throw corrupt(`lists weight '${weightName}' but has no such dataset`);
-    const dataset: Dataset = entity;
-    const { type, size } = dataset.metadata;
-    if (type !== H5T_FLOAT && type !== H5T_INTEGER) {
-      throw new WeightLoadError('unsupported-dtype', label, `${label}: ${weightName} is not numeric`);
-    }
-    if (type === H5T_FLOAT && size === 2) {
-      throw new WeightLoadError(
-        'unsupported-dtype',
-        label,
-        `${label}: ${weightName} is stored as float16, which the lab cannot read; save the weights as float32.`,
-      );
-    }
-    const shape = dataset.shape ?? [];
-    bytes += shape.reduce((a, b) => a * b, 1) * size;
-    return { name: weightName, shape, read: () => toFloat32(dataset.value, weightName) };
+    const read = datasetWeight(entity, weightName, label);
+    bytes += read.bytes;
+    return read.weight;
   });
   return { layer: { name, weights }, bytes };
 }
 
+/** Layers with weights and their declared bytes, from either Keras layout. */
+function readLayers(
+  lib: H5wasm,
+  file: InstanceType<H5wasm['File']>,
+  label: string,
+): { layers: SourceLayer[]; bytes: number; format: KerasWeightFormat; root: Group } {
+  if (isKeras3Layout(file.keys())) {
+    const reader = { weight: (d: Dataset, name: string) => datasetWeight(d, name, label) };
+    return { ...readKeras3Layers(lib, file, label, reader), format: 'keras3-weights-h5', root: file };
+  }
+  const root = weightsRoot(lib, file, label);
+  let bytes = 0;
+  const layers: SourceLayer[] = [];
+  for (const name of stringListAttr(root, 'layer_names') ?? []) {
+    const { layer, bytes: layerBytes } = readLayer(lib, root, name, label);
+    bytes += layerBytes;
+    if (layer.weights.length > 0) layers.push(layer);
+  }
+  return { layers, bytes, format: 'keras2-h5', root };
+}
+
+/** Opens HDF5 bytes inside h5wasm and reads their layout (no weight values yet). */
+async function openHdf5(
+  bytes: Uint8Array,
+  label: string,
+  archive: { kerasVersion: string | null } | null,
+): Promise<KerasH5File> {
+  if (!hasHdf5Signature(bytes)) {
+    throw new WeightLoadError(
+      'not-hdf5',
+      label,
+      `${label} is not an HDF5 file (no HDF5 signature); Keras weight files are .h5, .weights.h5 or .keras.`,
+    );
+  }
+  const lib = await h5();
+  const { FS } = await lib.ready;
+  const path = tempPath();
+  FS.writeFile(path, bytes);
+  let file: InstanceType<H5wasm['File']> | undefined;
+  const close = () => {
+    if (file !== undefined && file.file_id >= 0n) file.close();
+    FS.unlink(path);
+  };
+  try {
+    file = new lib.File(path, 'r');
+    if (file.file_id < 0n) throw new Error('H5Fopen failed');
+    const { layers, bytes: weightBytes, format, root } = readLayers(lib, file, label);
+    if (weightBytes > bytes.length) {
+      throw new WeightLoadError(
+        'corrupt',
+        label,
+        `${label} declares ${weightBytes} bytes of weights but holds only ${bytes.length}; it is truncated or damaged.`,
+      );
+    }
+    const kerasVersion = archive ? archive.kerasVersion : stringAttr(root, 'keras_version');
+    return { label, layers, format: archive ? 'keras-archive' : format, kerasVersion, weightBytes, close };
+  } catch (thrown) {
+    close();
+    if (thrown instanceof WeightLoadError) throw thrown;
+    const message = `${label}: HDF5 cannot read it; the file is truncated or damaged (${hdf5Reason(thrown)}).`;
+    throw new WeightLoadError('corrupt', label, message);
+  }
+}
+
 /**
- * Opens a Keras 2 weight file (`model.save_weights('x.h5')`, `model.save('x.h5')`, or the files
- * keras.applications downloads) and checks its whole structure and declared size without reading any
- * weight values. Throws WeightLoadError naming the file when it is not such a file.
+ * Opens a Keras weight file and checks its whole structure and declared size without reading any weight
+ * values: Keras 2 `.h5` (`model.save_weights('x.h5')`, `model.save('x.h5')`, the files keras.applications
+ * downloads), Keras 3 `.weights.h5`, or a Keras 3 `.keras` archive. Throws WeightLoadError naming the
+ * file when it is none of these.
  */
 export async function openKerasH5(
   bytes: Uint8Array,
@@ -165,48 +247,11 @@ export async function openKerasH5(
       `${label} is ${mb(bytes.length)}, above the ${mb(maxBytes)} limit.`,
     );
   }
-  if (!hasHdf5Signature(bytes)) {
-    throw new WeightLoadError(
-      'not-hdf5',
-      label,
-      `${label} is not an HDF5 file (no HDF5 signature); Keras weight files are .h5.`,
-    );
+  if (isZip(bytes)) {
+    const archive = readKerasArchive(bytes, label);
+    return openHdf5(archive.weights, label, archive);
   }
-  const lib = await h5();
-  const { FS } = await lib.ready;
-  const path = tempPath();
-  FS.writeFile(path, bytes);
-  let file: InstanceType<H5wasm['File']> | undefined;
-  const close = () => {
-    if (file !== undefined && file.file_id >= 0n) file.close();
-    FS.unlink(path);
-  };
-  try {
-    file = new lib.File(path, 'r');
-    if (file.file_id < 0n) throw new Error('H5Fopen failed');
-    const root = weightsRoot(lib, file, label);
-    const names = stringListAttr(root, 'layer_names') ?? [];
-    let weightBytes = 0;
-    const layers: SourceLayer[] = [];
-    for (const name of names) {
-      const { layer, bytes: layerBytes } = readLayer(lib, root, name, label);
-      weightBytes += layerBytes;
-      if (layer.weights.length > 0) layers.push(layer);
-    }
-    if (weightBytes > bytes.length) {
-      throw new WeightLoadError(
-        'corrupt',
-        label,
-        `${label} declares ${weightBytes} bytes of weights but holds only ${bytes.length}; it is truncated or damaged.`,
-      );
-    }
-    return { label, layers, kerasVersion: stringAttr(root, 'keras_version'), weightBytes, close };
-  } catch (thrown) {
-    close();
-    if (thrown instanceof WeightLoadError) throw thrown;
-    const message = `${label}: HDF5 cannot read it; the file is truncated or damaged (${hdf5Reason(thrown)}).`;
-    throw new WeightLoadError('corrupt', label, message);
-  }
+  return openHdf5(bytes, label, null);
 }
 
 /**

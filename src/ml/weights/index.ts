@@ -17,6 +17,7 @@ export {
   openKerasH5,
   writeKerasH5,
   type KerasH5File,
+  type KerasWeightFormat,
   type OpenH5Options,
 } from './h5';
 export {
