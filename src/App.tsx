@@ -9,37 +9,47 @@ import { Notice } from './components/Notice';
 import { OomPanel } from './components/OomPanel';
 import { PlannerPanel } from './components/PlannerPanel';
 import { PreviewGrid } from './components/PreviewGrid';
+import { RunBar } from './components/RunBar';
 import { RunPanel } from './components/RunPanel';
 import { SettingsPanel } from './components/SettingsPanel';
 import { SweepSection } from './components/SweepSection';
 
+/**
+ * Cause and effect on one screen: the work area (data, settings, layers, runs, sweeps) scrolls on the
+ * left while the memory view (the planner's prediction per phase and the live timeline) stays pinned on
+ * the right, under a run bar that keeps Train and Stop in reach.
+ */
 export function App() {
   return (
     <>
+      <a className="skip-link" href="#run-bar">
+        Skip to the run controls
+      </a>
       <header className="top">
         <h1>
           VRAM Lab <small>see, predict and beat GPU out-of-memory errors</small>
         </h1>
         <BackendBadge />
       </header>
+      <RunBar />
       <Notice />
       <main className="layout">
-        <div className="column">
+        <div className="column work">
           <DatasetPanel />
           <SettingsPanel />
           <LayersPanel />
-        </div>
-        <div className="column wide">
           <RunPanel />
           <OomPanel />
-          <PlannerPanel />
-          <MemoryPanel />
           <SweepSection />
           <MetricsPanel />
           <PreviewGrid />
           <LessonsPanel />
           <LogPanel />
         </div>
+        <aside className="column side" aria-label="Memory: predicted and measured">
+          <PlannerPanel />
+          <MemoryPanel />
+        </aside>
       </main>
     </>
   );

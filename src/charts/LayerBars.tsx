@@ -14,6 +14,14 @@ export function LayerBars({ title, bars, tag }: Props) {
       <figcaption>
         {title} <span className="label-measured">{tag}</span>
       </figcaption>
+      <p className="chart-summary" data-testid="layer-bars-summary">
+        {bars.length === 0
+          ? 'No layers to show.'
+          : `Largest: ${bars
+              .slice(0, 3)
+              .map((b) => `${b.layer} ${formatBytes(b.bytes)}`)
+              .join(', ')}${bars.length > 3 ? `, and ${bars.length - 3} more layers` : ''}.`}
+      </p>
       <ResponsiveContainer width="100%" height={Math.max(120, 24 * bars.length + 40)}>
         <BarChart data={bars} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" horizontal={false} />

@@ -1,3 +1,4 @@
+import { ChartSummary } from './ChartSummary';
 import {
   CartesianGrid,
   Legend,
@@ -47,6 +48,16 @@ function markerLine(m: TimelineMarker) {
   );
 }
 
+/** The chart in one sentence, for screen readers and anyone who cannot read the lines. */
+function timelineSummary(points: readonly MemoryPoint[], markers: readonly TimelineMarker[]): string {
+  const peak = points.reduce((best, p) => (p.live > best.live ? p : best), points[0]!);
+  const last = points[points.length - 1]!;
+  return (
+    `${points.length} samples over ${last.s.toFixed(0)} s; live tensors peaked at ${formatBytes(peak.live)} ` +
+    `${peak.s.toFixed(1)} s in and were ${formatBytes(last.live)} at the last sample; ${markers.length} phase and epoch markers.`
+  );
+}
+
 /** tf.memory() over time with phase and epoch markers. */
 export function MemoryTimeline({ points, markers, backend, hasPool }: Props) {
   return (
@@ -59,42 +70,45 @@ export function MemoryTimeline({ points, markers, backend, hasPool }: Props) {
           No samples yet: memory is sampled from the moment training starts.
         </p>
       ) : (
-        <ResponsiveContainer width="100%" height={260}>
-          <LineChart data={points} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis
-              type="number"
-              dataKey="s"
-              domain={[0, 'dataMax']}
-              tickFormatter={(s: number) => `${s.toFixed(0)}s`}
-              label={{ value: 'seconds since start', position: 'insideBottom', offset: -8 }}
-            />
-            <YAxis tickFormatter={(b: number) => formatBytes(b)} width={72} />
-            <Tooltip
-              formatter={(v) => (typeof v === 'number' ? formatBytes(v) : String(v))}
-              labelFormatter={(s) => `${Number(s).toFixed(1)} s`}
-            />
-            <Legend verticalAlign="top" height={24} />
-            <Line
-              dataKey="live"
-              name="live tensors (peak per 50 ms)"
-              stroke="var(--chart-main)"
-              dot={false}
-              isAnimationActive={false}
-            />
-            {hasPool && (
+        <>
+          <ChartSummary testId="memory-timeline-summary" text={timelineSummary(points, markers)} />
+          <ResponsiveContainer width="100%" height={260}>
+            <LineChart data={points} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis
+                type="number"
+                dataKey="s"
+                domain={[0, 'dataMax']}
+                tickFormatter={(s: number) => `${s.toFixed(0)}s`}
+                label={{ value: 'seconds since start', position: 'insideBottom', offset: -8 }}
+              />
+              <YAxis tickFormatter={(b: number) => formatBytes(b)} width={72} />
+              <Tooltip
+                formatter={(v) => (typeof v === 'number' ? formatBytes(v) : String(v))}
+                labelFormatter={(s) => `${Number(s).toFixed(1)} s`}
+              />
+              <Legend verticalAlign="top" height={24} />
               <Line
-                dataKey="allocated"
-                name="allocated by backend, incl. pool"
-                stroke="var(--chart-pool)"
-                strokeDasharray="4 2"
+                dataKey="live"
+                name="live tensors (peak per 50 ms)"
+                stroke="var(--chart-main)"
                 dot={false}
                 isAnimationActive={false}
               />
-            )}
-            {markers.map(markerLine)}
-          </LineChart>
-        </ResponsiveContainer>
+              {hasPool && (
+                <Line
+                  dataKey="allocated"
+                  name="allocated by backend, incl. pool"
+                  stroke="var(--chart-pool)"
+                  strokeDasharray="4 2"
+                  dot={false}
+                  isAnimationActive={false}
+                />
+              )}
+              {markers.map(markerLine)}
+            </LineChart>
+          </ResponsiveContainer>
+        </>
       )}
     </figure>
   );

@@ -1,3 +1,4 @@
+import { ChartSummary } from './ChartSummary';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
 /** A per-step series and per-epoch train/validation series of one metric. */
@@ -10,6 +11,23 @@ export interface MetricSeries {
   testId: string;
 }
 
+/** The chart in one sentence, for screen readers and anyone who cannot read the lines. */
+function metricSummary({ title, batches, epochVal }: MetricSeries, fmt: (v: number) => string): string {
+  const last = batches[batches.length - 1]!;
+  const val = epochVal[epochVal.length - 1];
+  return (
+    `${title}: ${batches.length} steps, ${fmt(last.y)} at the last step` +
+    (val ? `, ${fmt(val.y)} on the validation split at the last epoch.` : '.')
+  );
+}
+
+/** The three lines: per batch (faint), and per epoch on the training and validation splits. */
+const LINES = [
+  { series: 'batches', name: 'per batch', stroke: 'var(--chart-faint)', width: 1 },
+  { series: 'epochTrain', name: 'epoch (train)', stroke: 'var(--chart-main)', width: 2 },
+  { series: 'epochVal', name: 'epoch (validation)', stroke: 'var(--chart-validation)', width: 2 },
+] as const;
+
 /** Loss or accuracy over training steps; charts take plain arrays, never tensors. */
 export function MetricsChart({ title, batches, epochTrain, epochVal, percent, testId }: MetricSeries) {
   const fmt = (v: number) => (percent ? `${Math.round(v * 100)}%` : String(Number(v.toPrecision(3))));
@@ -21,48 +39,42 @@ export function MetricsChart({ title, batches, epochTrain, epochVal, percent, te
       {batches.length === 0 ? (
         <p className="muted chart-empty">No steps yet: press Train.</p>
       ) : (
-        <ResponsiveContainer width="100%" height={220}>
-          <LineChart margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis
-              type="number"
-              dataKey="x"
-              domain={[1, 'dataMax']}
-              allowDecimals={false}
-              label={{ value: 'step', position: 'insideBottom', offset: -8 }}
-            />
-            <YAxis domain={percent ? [0, 1] : ['auto', 'auto']} tickFormatter={fmt} width={48} />
-            <Tooltip
-              formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))}
-              labelFormatter={(x) => `step ${x}`}
-            />
-            <Legend verticalAlign="top" height={24} />
-            <Line
-              data={batches}
-              dataKey="y"
-              name="per batch"
-              stroke="var(--chart-faint)"
-              dot={false}
-              isAnimationActive={false}
-            />
-            <Line
-              data={epochTrain}
-              dataKey="y"
-              name="epoch (train)"
-              stroke="var(--chart-main)"
-              strokeWidth={2}
-              isAnimationActive={false}
-            />
-            <Line
-              data={epochVal}
-              dataKey="y"
-              name="epoch (validation)"
-              stroke="var(--chart-validation)"
-              strokeWidth={2}
-              isAnimationActive={false}
-            />
-          </LineChart>
-        </ResponsiveContainer>
+        <>
+          <ChartSummary
+            testId={`${testId}-summary`}
+            text={metricSummary({ title, batches, epochTrain, epochVal, testId }, fmt)}
+          />
+          <ResponsiveContainer width="100%" height={220}>
+            <LineChart margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis
+                type="number"
+                dataKey="x"
+                domain={[1, 'dataMax']}
+                allowDecimals={false}
+                label={{ value: 'step', position: 'insideBottom', offset: -8 }}
+              />
+              <YAxis domain={percent ? [0, 1] : ['auto', 'auto']} tickFormatter={fmt} width={48} />
+              <Tooltip
+                formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))}
+                labelFormatter={(x) => `step ${x}`}
+              />
+              <Legend verticalAlign="top" height={24} />
+              {LINES.map((l) => (
+                <Line
+                  key={l.series}
+                  data={{ batches, epochTrain, epochVal }[l.series]}
+                  dataKey="y"
+                  name={l.name}
+                  stroke={l.stroke}
+                  strokeWidth={l.width}
+                  dot={l.series === 'batches' ? false : undefined}
+                  isAnimationActive={false}
+                />
+              ))}
+            </LineChart>
+          </ResponsiveContainer>
+        </>
       )}
     </figure>
   );

@@ -1,3 +1,4 @@
+import { ChartSummary } from './ChartSummary';
 import { CartesianGrid, Legend, LineChart, ResponsiveContainer, Tooltip, XAxis } from 'recharts';
 import { formatBytes } from '../core/memory';
 import type { SweepRow } from '../core/sweep';
@@ -36,6 +37,19 @@ function SweepCaption({ title, backendLabel, predictedOnly, testId, log }: Capti
       )}
     </figcaption>
   );
+}
+
+/** The chart in one sentence: each point's predicted and measured peak, or that it ran out. */
+function sweepSummary(xLabel: string, rows: readonly SweepRow[]): string {
+  const point = (r: SweepRow) => {
+    const parts = [
+      r.predicted !== undefined ? `predicted ${formatBytes(r.predicted)}` : '',
+      r.measured !== undefined ? `measured ${formatBytes(r.measured)}` : '',
+      r.oom ? 'ran out of memory' : '',
+    ].filter(Boolean);
+    return `${xLabel} ${r.x}: ${parts.join(', ') || 'not measured'}`;
+  };
+  return `${rows.map(point).join('; ')}.`;
 }
 
 /** Each row with where its ✕ goes: at the card when one is set, else at the predicted or highest peak. */
@@ -78,27 +92,30 @@ export function SweepChart({
       {rows.length === 0 ? (
         <p className="muted chart-empty">No points here yet: run the sweep.</p>
       ) : (
-        <ResponsiveContainer width="100%" height={260} initialDimension={{ width: 480, height: 260 }}>
-          <LineChart data={data} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis
-              type="number"
-              dataKey="x"
-              domain={['dataMin', 'dataMax']}
-              ticks={rows.map((r) => r.x)}
-              padding={{ left: 16, right: 16 }}
-              label={{ value: xLabel, position: 'insideBottom', offset: -8 }}
-            />
-            {byteYAxis(axis)}
-            <Tooltip
-              formatter={(v, _name, item) => (item.dataKey === 'oomAt' ? 'ran out' : bytes(v))}
-              labelFormatter={(x) => `${xLabel} ${String(x)}`}
-            />
-            <Legend verticalAlign="top" content={SweepLegend} itemSorter={null} />
-            {sweepLines(predictedOnly, backendLabel, oomCount)}
-            {budgetMarks(budgetBytes, floor)}
-          </LineChart>
-        </ResponsiveContainer>
+        <>
+          <ChartSummary testId={`${testId}-summary`} text={sweepSummary(xLabel, rows)} />
+          <ResponsiveContainer width="100%" height={260} initialDimension={{ width: 480, height: 260 }}>
+            <LineChart data={data} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis
+                type="number"
+                dataKey="x"
+                domain={['dataMin', 'dataMax']}
+                ticks={rows.map((r) => r.x)}
+                padding={{ left: 16, right: 16 }}
+                label={{ value: xLabel, position: 'insideBottom', offset: -8 }}
+              />
+              {byteYAxis(axis)}
+              <Tooltip
+                formatter={(v, _name, item) => (item.dataKey === 'oomAt' ? 'ran out' : bytes(v))}
+                labelFormatter={(x) => `${xLabel} ${String(x)}`}
+              />
+              <Legend verticalAlign="top" content={SweepLegend} itemSorter={null} />
+              {sweepLines(predictedOnly, backendLabel, oomCount)}
+              {budgetMarks(budgetBytes, floor)}
+            </LineChart>
+          </ResponsiveContainer>
+        </>
       )}
     </figure>
   );

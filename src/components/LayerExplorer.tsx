@@ -4,7 +4,7 @@ import type { ModelSpec } from '../core/modelSpec';
 import { trainableLabel } from '../core/trainable';
 import type { TrainableSet } from '../core/trainConfig';
 import { ExplorerTotals } from './explorer/ExplorerTotals';
-import { LayerTable } from './explorer/LayerTable';
+import { LayerTable, LayerTableKeys } from './explorer/LayerTable';
 import { layersRule } from './explorer/layersRule';
 import { Shortcuts } from './explorer/Shortcuts';
 import './LayerExplorer.css';
@@ -70,6 +70,7 @@ export function LayerExplorer({
             BatchNorm layers left frozen run in inference mode, as in Keras: they normalise with their moving
             mean and variance and do not update them; those statistics never count as trainable.
           </p>
+          <LayerTableKeys />
           <LayerTable
             spec={spec}
             groups={groups}

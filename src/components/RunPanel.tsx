@@ -1,54 +1,17 @@
-import { commands } from '../store/commands';
-import { selectCanTrain, selectRunProgress, selectTraining } from '../store/selectors';
+import { selectRunProgress } from '../store/selectors';
 import type { LabState } from '../store/types';
 import { FixOutcome } from './FixOutcome';
-import { ProgressBar } from './ProgressBar';
 import { useLab } from './useLab';
 import './RunPanel.css';
 
-/** Train and Stop, progress with an ETA, what each phase trains, and how the run ended. */
+/** What each phase trains, how the run ended, and what an applied fix did. */
 export function RunPanel() {
   const run = useLab((s) => s.run);
-  // A run needs the engine to itself: a sweep or another run holding it keeps Train disabled.
-  const canTrain = useLab(selectCanTrain);
-  const active = useLab(selectTraining);
-  const hasData = useLab((s) => s.dataset.scan !== null);
   const progress = useLab(selectRunProgress);
   return (
     <section className="panel" aria-labelledby="run-title">
       <h2 id="run-title">3 · Train</h2>
-      <div className="row">
-        <button
-          type="button"
-          className="primary"
-          disabled={!canTrain}
-          onClick={() => void commands().train()}
-          data-testid="train"
-        >
-          {run.status === 'idle' ? 'Train' : 'Train again'}
-        </button>
-        <button
-          type="button"
-          disabled={run.status !== 'running'}
-          onClick={() => void commands().stop()}
-          data-testid="stop"
-        >
-          {run.status === 'stopping' ? 'Stopping…' : 'Stop'}
-        </button>
-        <span className={`status status-${run.status}`} data-testid="run-status" aria-live="polite">
-          {run.status}
-        </span>
-      </div>
-      {!hasData && <p className="muted">Load data first (step 1).</p>}
-      {(active || progress.done > 0) && (
-        <ProgressBar
-          label="Training"
-          done={progress.done}
-          total={progress.total}
-          {...(active ? { remainingMs: progress.etaMs } : {})}
-          detail={progress.where}
-        />
-      )}
+      <p className="hint">Train, Stop and the progress of the run stay in the bar at the top of the page.</p>
       {progress.ended && (
         <p className="muted" data-testid="run-ended">
           {progress.ended}

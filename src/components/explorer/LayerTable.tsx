@@ -1,5 +1,6 @@
 import type { LayerGroup } from '../../core/layerTable';
 import type { ModelSpec } from '../../core/modelSpec';
+import { onExplorerKey } from './keyboard';
 import { Group } from './LayerGroup';
 
 interface Props {
@@ -12,10 +13,11 @@ interface Props {
   disabled: boolean;
 }
 
-/** The layer table: one row group per block, its layers shown when expanded. */
+/** The layer table: one row group per block, its layers shown when expanded; usable from the keyboard. */
 export function LayerTable({ spec, groups, trainable, open, onExpand, onChange, disabled }: Props) {
   return (
-    <table className="layer-table">
+    // Arrow keys move between the table's controls (see keyboard.ts); each control keeps its own Tab stop.
+    <table className="layer-table" onKeyDown={onExplorerKey} aria-describedby="layer-table-keys">
       <thead>
         <tr>
           <th scope="col">Train</th>
@@ -38,5 +40,14 @@ export function LayerTable({ spec, groups, trainable, open, onExpand, onChange, 
         />
       ))}
     </table>
+  );
+}
+
+/** How to use the table from the keyboard, read with it by screen readers. */
+export function LayerTableKeys() {
+  return (
+    <p className="hint" id="layer-table-keys">
+      Keyboard: ↑ ↓ move between rows, → opens a block and ← closes it, Space toggles training.
+    </p>
   );
 }

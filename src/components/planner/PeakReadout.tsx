@@ -1,0 +1,30 @@
+import { useMemo } from 'react';
+import { formatBytes } from '../../core/memory';
+import { useLab } from '../useLab';
+import { planRows } from './planRows';
+
+/**
+ * The planner's predicted peak of each phase in one line, for the run bar: whatever part of the page
+ * the user is changing, the prediction it moves stays in view, beside the card it must fit.
+ */
+export function PeakReadout() {
+  const spec = useLab((s) => s.planner.spec);
+  const config = useLab((s) => s.config);
+  const rows = useMemo(() => (spec ? planRows(spec, config) : []), [spec, config]);
+  if (rows.length === 0) return null;
+  const card = config.budgetBytes;
+  return (
+    <p className="peak-readout" data-testid="peak-readout" aria-live="polite">
+      <span className="label-predicted">predicted · tfjs</span>{' '}
+      {rows
+        .filter((r) => r.key !== 'frozen-cached')
+        .map((r) => (
+          <span key={r.key} className="peak-readout-item" data-testid={`peak-readout-${r.key}`}>
+            {r.label} <strong>{formatBytes(r.tfjs.peakBytes)}</strong>
+            {card !== null && (r.tfjs.peakBytes <= card ? ' fits' : ' over')}
+          </span>
+        ))}
+      {card !== null && <span className="muted"> · card {formatBytes(card)}</span>}
+    </p>
+  );
+}
