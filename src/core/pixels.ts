@@ -2,9 +2,10 @@ import type { AugmentConfig } from './config';
 import type { Rng } from './rng';
 
 /**
- * Where the input pipeline resizes and augments: 'gpu' as tensor ops on the active tfjs backend (the
- * GPU in the app), or 'cpu' in plain TypeScript on the decoded pixels, uploading one finished tensor
- * per image.
+ * Where the input pipeline augments (flip, brightness, contrast): 'gpu' as tensor ops on the active
+ * tfjs backend (the GPU in the app), or 'cpu' in plain TypeScript. Either way on an image already
+ * resized on the host: the resize (resizeBilinearRgb) always runs here, before anything is a tensor
+ * (see ml/data/pipeline hostPixels).
  */
 export type AugmentOn = 'gpu' | 'cpu';
 
