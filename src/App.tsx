@@ -9,6 +9,7 @@ import { Notice } from './components/Notice';
 import { OomPanel } from './components/OomPanel';
 import { PlannerPanel } from './components/PlannerPanel';
 import { PreviewGrid } from './components/PreviewGrid';
+import { ResultsPanel } from './components/results/ResultsPanel';
 import { RunBar } from './components/RunBar';
 import { RunPanel } from './components/RunPanel';
 import { SettingsPanel } from './components/SettingsPanel';
@@ -42,6 +43,7 @@ export function App() {
           <OomPanel />
           <SweepSection />
           <MetricsPanel />
+          <ResultsPanel />
           <PreviewGrid />
           <LessonsPanel />
           <LogPanel />
