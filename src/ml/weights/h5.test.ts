@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import h5wasm from 'h5wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   buildBackbone,
@@ -110,6 +111,25 @@ describe('Keras .h5 weights', () => {
     expect(predict(model, input)).toEqual(before);
     model.dispose();
     fourClasses.dispose();
+  });
+
+  it('reads a layer without weights as h5py writes it: weight_names an empty float attribute', async () => {
+    const { FS } = await h5wasm.ready;
+    const file = new h5wasm.File('/empty-weight-names.h5', 'w');
+    file.create_attribute('layer_names', ['input_1', 'dense'], null, 'S7');
+    file.create_group('input_1').create_attribute('weight_names', new Float64Array(0), [0], '<d');
+    const dense = file.create_group('dense');
+    dense.create_attribute('weight_names', ['dense/kernel:0'], null, 'S14');
+    dense
+      .create_group('dense')
+      .create_dataset({ name: 'kernel:0', data: new Float32Array(6), shape: [3, 2] });
+    file.close();
+    const opened = await openKerasH5(FS.readFile('/empty-weight-names.h5'), 'tf_keras.h5');
+    FS.unlink('/empty-weight-names.h5');
+    expect(opened.layers.map((l) => [l.name, l.weights.map((w) => w.name)])).toEqual([
+      ['dense', ['dense/kernel:0']],
+    ]);
+    opened.close();
   });
 
   it('refuses bytes that are not HDF5, naming the file', async () => {

@@ -79,7 +79,13 @@ function hdf5Reason(thrown: unknown): string {
 
 function stringListAttr(group: Group, name: string): string[] | null {
   const attrs = group.attrs;
-  const values = (raw: unknown): string[] => (Array.isArray(raw) ? raw.map(String) : [String(raw)]);
+  // h5py writes an empty list (a layer without weights) as a zero-length float attribute, which
+  // h5wasm reads as an empty typed array: no names, not one name ''.
+  const values = (raw: unknown): string[] => {
+    if (Array.isArray(raw)) return raw.map(String);
+    if (ArrayBuffer.isView(raw)) return Array.from(raw as unknown as ArrayLike<unknown>, String);
+    return raw === null || raw === undefined ? [] : [String(raw)];
+  };
   const whole = attrs[name];
   if (whole !== undefined) return values(whole.value);
   if (attrs[`${name}0`] === undefined) return null;
