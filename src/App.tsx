@@ -14,6 +14,8 @@ import { RunBar } from './components/RunBar';
 import { RunPanel } from './components/RunPanel';
 import { SettingsPanel } from './components/SettingsPanel';
 import { SweepSection } from './components/SweepSection';
+import { HistoryPanel } from './components/workshop/HistoryPanel';
+import { WorkshopBar } from './components/workshop/WorkshopBar';
 
 /**
  * Cause and effect on one screen: the work area (data, settings, layers, runs, sweeps) scrolls on the
@@ -34,6 +36,7 @@ export function App() {
       </header>
       <RunBar />
       <Notice />
+      <WorkshopBar />
       <main className="layout">
         <div className="column work">
           <DatasetPanel />
@@ -45,6 +48,7 @@ export function App() {
           <MetricsPanel />
           <ResultsPanel />
           <PreviewGrid />
+          <HistoryPanel />
           <LessonsPanel />
           <LogPanel />
         </div>
