@@ -1,5 +1,6 @@
 // Shared steps of the e2e journeys. State is read through window.__lab, which only e2e and dev
 // builds contain; actions go through the page like a user's.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
 /** A JSON-safe view of the store for assertions. */
@@ -107,4 +108,12 @@ export async function trainOneEpochOnWebGPU(page: Page): Promise<void> {
   await page.getByTestId('train').click();
   expect(await waitForRunEnd(page)).toBe('completed');
   expect((await snapshot(page)).run.backend).toBe('webgpu');
+}
+
+/** Serious and critical accessibility violations axe finds on the page as it is now, one line each. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

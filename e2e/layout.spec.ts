@@ -1,14 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { loadSample, openLab, useTinySettings } from './lab';
-
-/** Serious and critical accessibility violations axe finds on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+import { expect, test, type Locator } from '@playwright/test';
+import { loadSample, openLab, seriousViolations, useTinySettings } from './lab';
 
 /** Whether the element's box lies within the viewport (what the user sees without scrolling). */
 async function inViewport(locator: Locator): Promise<boolean> {

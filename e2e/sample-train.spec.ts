@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
+import { openLab, seriousViolations, snapshot, useTinySettings, waitForRunEnd } from './lab';
 
 test('built-in sample: frozen epoch then fine-tune epoch on WebGPU, with live memory', async ({ page }) => {
   await openLab(page);
@@ -20,6 +20,7 @@ test('built-in sample: frozen epoch then fine-tune epoch on WebGPU, with live me
   await expect(page.getByTestId('run-status')).toHaveText('running');
   await expect(page.getByRole('progressbar', { name: 'Training' })).toBeVisible();
   expect(await waitForRunEnd(page)).toBe('completed');
+  expect(await seriousViolations(page), 'axe after a run, charts drawn').toEqual([]);
 
   const s = await snapshot(page);
   expect(s.run.backend).toBe('webgpu');
