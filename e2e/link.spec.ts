@@ -82,6 +82,7 @@ test('predict, then run: the planner stays hidden until a guess, then guess, pla
   await expect(page.getByTestId('predict-guess')).toBeVisible();
   await expect(page.getByTestId('planner-frozen-predicted')).toHaveCount(0);
   await expect(page.getByTestId('verdict')).toHaveCount(0);
+  await expect(page.getByTestId('peak-readout')).toContainText('hidden until you commit a guess');
 
   await page.getByTestId('guess-phase').selectOption('fine-tune');
   await page.getByTestId('guess-mb').fill('5');

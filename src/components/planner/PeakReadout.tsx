@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { formatBytes } from '../../core/memory';
 import { useLab } from '../useLab';
+import { useNumbersHidden } from '../workshop/useNumbersHidden';
 import { planRows } from './planRows';
 
 /**
@@ -11,7 +12,14 @@ export function PeakReadout() {
   const spec = useLab((s) => s.planner.spec);
   const config = useLab((s) => s.config);
   const rows = useMemo(() => (spec ? planRows(spec, config) : []), [spec, config]);
+  const hidden = useNumbersHidden();
   if (rows.length === 0) return null;
+  if (hidden)
+    return (
+      <p className="peak-readout" data-testid="peak-readout">
+        <span className="label-predicted">predicted · tfjs</span> hidden until you commit a guess (planner)
+      </p>
+    );
   const card = config.budgetBytes;
   return (
     <p className="peak-readout" data-testid="peak-readout" aria-live="polite">
