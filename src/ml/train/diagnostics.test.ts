@@ -1,7 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../core/protocol';
 import { makeDataset, type DecodedImage, type PipelineItem } from '../data/pipeline';
 import { diagnose, MAX_THUMBNAILS_PER_CELL, thumbnails } from './diagnostics';
+import { noiseBatch, tinyClassifier } from './fixtures';
+import { runTraining } from './runLoop';
+import { Trainer } from './trainer';
 
 // A classifier whose answer is known by hand: average the pixels, then logits = 0.1 × (R, G, B), so a
 // red image is class 0, green class 1, blue class 2, each with a confidence near 1.
@@ -126,5 +130,48 @@ describe('thumbnails', () => {
     expect([t.width, t.height]).toEqual([32, 64]);
     expect([...t.rgba.slice(0, 4)]).toEqual([128, 128, 128, 255]);
     expect(pics.has(0)).toBe(false);
+  });
+});
+
+describe('runTraining with validation paths', () => {
+  it('ends every phase with diagnostics of the whole validation split, agreeing with val_accuracy', async () => {
+    const { model: classifier, backboneLayerCount } = tinyClassifier(32, 3);
+    const trainer = new Trainer(classifier, backboneLayerCount);
+    const events: EngineEvent[] = [];
+    const paths = Array.from({ length: 8 }, (_, i) => `v/${i}.png`);
+    const before = tf.memory().numTensors;
+    await runTraining(
+      trainer,
+      [
+        { phase: 'frozen', epochs: 1, learningRate: 1e-3, unfreeze: 0 },
+        { phase: 'fine-tune', epochs: 1, learningRate: 1e-4, unfreeze: 5 },
+      ],
+      {
+        dataset: (split) =>
+          tf.data.generator(function* () {
+            for (let b = 0; b < 2; b++) yield noiseBatch(4, 32, 3, 10 * b + (split === 'train' ? 1 : 2));
+          }),
+        batchesPerEpoch: 2,
+        patience: 5,
+        now: () => 0,
+        emit: (e) => events.push(e),
+        shouldStop: () => false,
+        abort: () => {},
+        guardStep: (step) => step(),
+        yieldToEventLoop: async () => {},
+        validationPaths: paths,
+      },
+    );
+    const reports = events.flatMap((e) => (e.kind === 'diagnostics' ? [e.report] : []));
+    const epochs = events.flatMap((e) => (e.kind === 'epoch' ? [e] : []));
+    expect(reports.map((r) => r.phase)).toEqual(['frozen', 'fine-tune']);
+    reports.forEach((r, i) => {
+      expect(r.total).toBe(8);
+      expect(r.correct / r.total).toBeCloseTo(epochs[i]!.valAccuracy, 6);
+      for (const m of r.misclassified) expect(m.path).toBe(paths[m.index]);
+    });
+    trainer.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+    classifier.dispose();
   });
 });
