@@ -17,6 +17,16 @@ import {
   type WeightSource,
 } from '../ml/weights';
 import { sourceFromArtifacts } from '../ml/weights/source';
+import { checkWeightsUrl, weightsFetch } from './weightsFetch';
+
+/**
+ * Weights from an address the user typed: refused unless it is http(s) as weightsFetch allows, then
+ * streamed under its size cap. Runs in the worker or on the page; either has the page's origin.
+ */
+function fetchTyped(typed: string): Promise<WeightFiles> {
+  const { origin } = globalThis.location;
+  return fetchWeightFiles(checkWeightsUrl(typed, origin).href, weightsFetch(origin));
+}
 
 /** The report as it crosses the thread boundary: counts and names, no weight values. */
 function summarise(report: WeightReport, choice: WeightsChoice): WeightsReport {
@@ -53,7 +63,7 @@ export class SessionWeights {
   /** Reads dropped files or a URL, checks them, and keeps their weights for the next runs. */
   async load(input: { files: File[] } | { url: string }): Promise<WeightsLoaded> {
     const found: WeightFiles =
-      'files' in input ? await readWeightFiles(input.files) : await fetchWeightFiles(input.url);
+      'files' in input ? await readWeightFiles(input.files) : await fetchTyped(input.url);
     if (found.kind === 'keras-h5') {
       const h5 = await openKerasH5(found.bytes, found.label);
       try {
