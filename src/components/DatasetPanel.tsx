@@ -1,13 +1,12 @@
 import { useRef, useState } from 'react';
-import type { ScanResult } from '../core/scan';
 import { commands } from '../store/commands';
 import { selectBusy } from '../store/selectors';
-import { estimateRemainingMs } from '../core/eta';
-import { ProgressBar } from './ProgressBar';
+import { DatasetSummary } from './dataset/DatasetSummary';
+import { ScanProgress } from './dataset/ScanProgress';
 import { useLab } from './useLab';
 import './DatasetPanel.css';
 
-/** Drop zone, folder picker and sample button, then classes, counts and every skipped file. */
+/** Drop zone, folder picker and sample button, then classes, counts and the skipped files. */
 export function DatasetPanel() {
   const dataset = useLab((s) => s.dataset);
   const scan = dataset.scan;
@@ -16,28 +15,7 @@ export function DatasetPanel() {
       <h2 id="data-title">1 · Data</h2>
       <DropZone />
       {dataset.status === 'empty' && <p className="muted">No data yet. Try the built-in sample first.</p>}
-      {dataset.status === 'scanning' && (
-        <div aria-live="polite">
-          {dataset.progress ? (
-            <ProgressBar
-              label={`Checking images in "${dataset.name}"`}
-              done={dataset.progress.done}
-              total={dataset.progress.total}
-              remainingMs={
-                dataset.progress.done > 0
-                  ? estimateRemainingMs({
-                      done: dataset.progress.done,
-                      total: dataset.progress.total,
-                      recentStepMs: [dataset.progress.elapsedMs / dataset.progress.done],
-                    })
-                  : null
-              }
-            />
-          ) : (
-            <p>Reading the folder…</p>
-          )}
-        </div>
-      )}
+      {dataset.status === 'scanning' && <ScanProgress name={dataset.name} progress={dataset.progress} />}
       {dataset.status === 'error' && (
         <p role="alert" className="error-text">
           {dataset.error}
@@ -70,7 +48,10 @@ function DropZone() {
         void commands().dropFolder(e.dataTransfer);
       }}
     >
-      <p>Drop a folder here: one sub-folder per class, images at any depth below it.</p>
+      <p>
+        Drop a folder here: one sub-folder per class, images at any depth below it; or a folder with a CSV of
+        path,label at its top.
+      </p>
       <div className="row">
         <button type="button" disabled={busy} onClick={() => input.current?.click()}>
           Choose folder…
@@ -92,51 +73,6 @@ function DropZone() {
           e.target.value = '';
         }}
       />
-    </div>
-  );
-}
-
-/** The loaded set: its classes and counts, its problems, and every file it skipped and why. */
-function DatasetSummary({ name, scan }: { name: string; scan: ScanResult }) {
-  return (
-    <div data-testid="dataset-summary">
-      <p>
-        <strong>{name}</strong>: {scan.items.length} images in {scan.classes.length} classes
-        {scan.skipped.length > 0 && `, ${scan.skipped.length} files skipped`}.
-      </p>
-      {scan.problems.map((p) => (
-        <p key={p} role="alert" className="error-text">
-          {p}
-        </p>
-      ))}
-      <table className="classes" data-testid="class-table">
-        <thead>
-          <tr>
-            <th scope="col">Class</th>
-            <th scope="col">Images</th>
-          </tr>
-        </thead>
-        <tbody>
-          {scan.classes.map((c) => (
-            <tr key={c.name}>
-              <td>{c.name}</td>
-              <td>{c.count}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {scan.skipped.length > 0 && (
-        <details open className="skipped" data-testid="skipped-files">
-          <summary>Skipped files ({scan.skipped.length})</summary>
-          <ul>
-            {scan.skipped.map((s) => (
-              <li key={s.path}>
-                <code>{s.path}</code>: {s.reason}
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
     </div>
   );
 }

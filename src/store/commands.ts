@@ -20,6 +20,8 @@ export interface LabCommands {
   useSample(): Promise<void>;
   dropFolder(data: DataTransfer): Promise<void>;
   chooseFolder(files: FileList): Promise<void>;
+  /** Cancels the data set being listed or checked. */
+  cancelDataset(): void;
   train(): Promise<void>;
   stop(): Promise<void>;
   refreshPreview(): Promise<void>;

@@ -105,6 +105,22 @@ export function datasetScanning(s: LabState, name: string): LabState {
   };
 }
 
+/** The data set's files are sorted into classes; its decode check is still running (no training yet). */
+export function datasetListed(
+  s: LabState,
+  listed: { name: string; scan: ScanResult; sources: ImageSource[] },
+): LabState {
+  return { ...s, dataset: { ...s.dataset, status: 'scanning', ...listed } };
+}
+
+/** The user cancelled the load in progress: no data set. */
+export function datasetCancelled(s: LabState): LabState {
+  return {
+    ...s,
+    dataset: { status: 'empty', name: '', scan: null, sources: [], progress: null, error: null },
+  };
+}
+
 /** Decode-check progress of the data set being loaded (its name is known once the files are listed). */
 export function datasetProgress(s: LabState, name: string, progress: Progress): LabState {
   return { ...s, dataset: { ...s.dataset, name, progress } };

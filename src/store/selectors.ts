@@ -67,6 +67,7 @@ export const selectConfigProblems = memoOne(
 /** A run can start now: engine free, a trainable data set, valid settings. */
 export const selectCanTrain = (s: LabState): boolean =>
   selectEngineFree(s) &&
+  s.dataset.status === 'ready' &&
   !!s.dataset.scan &&
   isTrainable(s.dataset.scan) &&
   selectConfigProblems(s).length === 0;

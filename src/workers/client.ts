@@ -126,6 +126,10 @@ export class LabClient implements LabCommands {
     await this.loadDataset('Loading a folder', '', async () => fromPicked(picked));
   }
 
+  cancelDataset(): void {
+    this.datasets.cancel();
+  }
+
   private async loadDataset(what: string, name: string, list: () => Promise<ListedFile[]>): Promise<void> {
     if (!this.free(what)) return;
     try {
@@ -144,6 +148,8 @@ export class LabClient implements LabCommands {
   /** The scanned data set split for training, or null when there is none to train on. */
   private payload(): DatasetPayload | null {
     const { dataset, config } = labStore.getState();
+    // Not before the decode check has named the broken files.
+    if (dataset.status !== 'ready') return null;
     if (!dataset.scan || !isTrainable(dataset.scan)) return null;
     const split = stratifiedSplit(dataset.scan.items, config.validationFraction, config.seed);
     const toSource = (i: { path: string; label: number; fileIndex: number }) => ({

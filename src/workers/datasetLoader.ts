@@ -1,10 +1,12 @@
-// Loading a data set: list the files, scan them into classes, decode each once to name broken files.
-// Loads are ordered: the newest request wins, and an older one still scanning is cancelled.
+// Loading a data set: list the files, sort them into classes (by folder, or by a CSV manifest), show
+// the classes at once, then decode each image once to name broken files. Loads are ordered: the newest
+// request wins, and an older one still listing or checking is cancelled; the user can cancel too.
 import type { ImageSource } from '../core/protocol';
+import { manifestCandidates, parseManifest, scanManifest } from '../core/manifest';
 import { scanFiles, withoutUndecodable, type FoundFile, type ScanResult } from '../core/scan';
 import { readBlob } from '../browser/decode';
 import { findUndecodable } from '../browser/decodeCheck';
-import type { PickedFile } from '../browser/folder';
+import { yieldToPage, type Picked } from '../browser/folder';
 import { actions, appendLog } from '../store/actions';
 
 /** A listed file with where its bytes are. */
@@ -13,20 +15,33 @@ export interface ListedFile {
   source: ImageSource;
 }
 
+/** The listed files; a drop also names the folders it walked, so empty class folders are seen. */
+export type Listing = ListedFile[] & { folders?: readonly string[] };
+
 export interface LoadedDataset {
   name: string;
   scan: ScanResult;
   sources: ImageSource[];
 }
 
+/** The decode check's progress reaches the store at most this often: each update re-renders the panel. */
+const PROGRESS_EVERY_MS = 250;
+
 export class DatasetLoader {
   private current: AbortController | null = null;
 
+  /** Cancels the load in progress, if any; the data panel goes back to empty. */
+  cancel(): void {
+    if (!this.current) return;
+    this.current.abort(new DOMException('Cancelled.', 'AbortError'));
+    actions.datasetCancelled();
+  }
+
   /**
-   * Lists, scans and checks a data set; null when a newer load replaced it before it finished. The
-   * store shows only the newest load's progress and result.
+   * Lists, scans and checks a data set; null when it was cancelled or a newer load replaced it before it
+   * finished. The store shows only the newest load's progress and result.
    */
-  async load(name: string, list: () => Promise<ListedFile[]>): Promise<LoadedDataset | null> {
+  async load(name: string, list: () => Promise<Listing>): Promise<LoadedDataset | null> {
     this.current?.abort(new DOMException('A newer data set replaced this one.', 'AbortError'));
     const controller = new AbortController();
     this.current = controller;
@@ -35,46 +50,82 @@ export class DatasetLoader {
     let folderName = name || 'dropped files';
     try {
       const entries = await list();
-      if (signal.aborted) return replaced(folderName);
+      if (signal.aborted) return notLoaded(folderName, signal);
       const found = entries.map((e) => e.found);
       const sources = entries.map((e) => e.source);
       folderName = name || found[0]?.path.split('/')[0] || folderName;
-      const first = scanFiles(found);
-      const startedAt = performance.now();
-      const total = first.items.length;
-      actions.datasetProgress(folderName, { done: 0, total, startedAt, elapsedMs: 0 });
-      const failures = await findUndecodable(
-        first.items.map((c) => ({
-          fileIndex: c.fileIndex,
-          path: found[c.fileIndex]!.path,
-          read: () => readBlob(sources[c.fileIndex]!, found[c.fileIndex]!.path),
-        })),
-        (done) =>
-          signal.aborted ||
-          actions.datasetProgress(folderName, {
-            done,
-            total,
-            startedAt,
-            elapsedMs: performance.now() - startedAt,
-          }),
-        signal,
-      );
-      if (signal.aborted) return replaced(folderName);
+      const first = await classify(found, sources, entries.folders ?? []);
+      if (signal.aborted) return notLoaded(folderName, signal);
+      actions.datasetListed({ name: folderName, scan: first, sources });
+      const failures = await this.check(folderName, first, found, sources, signal);
+      if (signal.aborted) return notLoaded(folderName, signal);
       const loaded = { name: folderName, scan: withoutUndecodable(first, failures, found), sources };
       actions.datasetReady(loaded);
       return loaded;
     } catch (err) {
-      if (signal.aborted) return replaced(folderName);
+      if (signal.aborted) return notLoaded(folderName, signal);
       actions.datasetFailed(err instanceof Error ? err.message : String(err));
       throw err;
     } finally {
       if (this.current === controller) this.current = null;
     }
   }
+
+  /** Decodes every candidate once, with progress at most every PROGRESS_EVERY_MS. */
+  private async check(
+    name: string,
+    scan: ScanResult,
+    found: readonly FoundFile[],
+    sources: readonly ImageSource[],
+    signal: AbortSignal,
+  ): Promise<Map<number, string>> {
+    const startedAt = performance.now();
+    const total = scan.items.length;
+    let shownAt = -Infinity;
+    const progress = (done: number) => {
+      const now = performance.now();
+      if (signal.aborted || (done < total && now - shownAt < PROGRESS_EVERY_MS)) return;
+      shownAt = now;
+      actions.datasetProgress(name, { done, total, startedAt, elapsedMs: now - startedAt });
+    };
+    progress(0);
+    return findUndecodable(
+      scan.items.map((c) => ({
+        fileIndex: c.fileIndex,
+        path: found[c.fileIndex]!.path,
+        source: sources[c.fileIndex]!,
+      })),
+      progress,
+      signal,
+    );
+  }
 }
 
-function replaced(name: string): null {
-  appendLog('info', `"${name}" was not loaded: a newer data set replaced it before its check finished.`);
+/**
+ * Classes from a CSV manifest at the top of the folder when one names path and label columns, else
+ * from the class folders.
+ */
+async function classify(
+  found: readonly FoundFile[],
+  sources: readonly ImageSource[],
+  folders: readonly string[],
+): Promise<ScanResult> {
+  for (const index of manifestCandidates(found)) {
+    const path = found[index]!.path;
+    const manifest = parseManifest(await (await readBlob(sources[index]!, path)).text());
+    if (manifest) return scanManifest(found, index, manifest);
+  }
+  return scanFiles(found, folders);
+}
+
+function notLoaded(name: string, signal: AbortSignal): null {
+  const cancelled = signal.reason instanceof DOMException && signal.reason.message === 'Cancelled.';
+  appendLog(
+    'info',
+    cancelled
+      ? `"${name}" was not loaded: cancelled.`
+      : `"${name}" was not loaded: a newer data set replaced it before its check finished.`,
+  );
   return null;
 }
 
@@ -88,9 +139,14 @@ export async function sampleFiles(): Promise<ListedFile[]> {
   return manifest.files.map((f) => ({ found: f, source: { kind: 'url', url: new URL(f.path, base).href } }));
 }
 
-export function fromPicked(picked: PickedFile[]): ListedFile[] {
-  return picked.map((p) => ({
-    found: { path: p.path, size: p.file.size },
-    source: { kind: 'file', file: p.file },
-  }));
+/** Picked files as listed files, in chunks; no file's size is read (see browser/folder). */
+export async function fromPicked(picked: Picked | Promise<Picked>): Promise<Listing> {
+  const { files, folders } = await picked;
+  const listed: ListedFile[] = [];
+  for (let i = 0; i < files.length; i += 2000) {
+    if (i > 0) await yieldToPage();
+    for (const p of files.slice(i, i + 2000))
+      listed.push({ found: { path: p.path }, source: { kind: 'file', file: p.file } });
+  }
+  return Object.assign(listed, { folders });
 }
