@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
+import type { WebGPUBackend, WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
 
 /**
  * Every place the lab reaches past tfjs' documented API: the gradient tape, the engine's variable
@@ -46,6 +46,56 @@ export function releaseAbandonedTape(): void {
   for (const node of state.activeTape) for (const t of node.saved ?? []) t.dispose();
   state.activeTape = null;
 }
+
+/** The engine members through which every kernel call and every tf.keep pass. */
+interface KernelCalls {
+  runKernelFunc(params: unknown): unknown;
+  keep<T extends tf.Tensor>(result: T): T;
+  orphanedSavesReleased?: true;
+}
+
+/** Disposes the tensors in `kept` that are alive and saved by no node of the active tape. */
+function disposeOrphans(kept: readonly tf.Tensor[]): void {
+  const inTape = new Set(tapeSavedTensors().map((t) => t.id));
+  for (const t of kept) if (!t.isDisposed && !inTape.has(t.id)) t.dispose();
+}
+
+/**
+ * Makes a failed kernel call release the tensors it saved for the backward pass. tfjs 4.22: while a
+ * tape records, a kernel keeps (engine.keep) a clone of each tensor its gradient needs, one after
+ * another (saveTensorsForBackwardMode for kernels, the `save` callback for customGrad ops such as the
+ * fused conv2d), and only then adds the tape node that lists them. When a later clone fails (the memory
+ * budget refuses its bytes), the clones already kept belong to no node and no scope, so neither the
+ * scope nor releaseAbandonedTape frees them: one tensor leaked per such OOM. Every call goes through
+ * the private `runKernelFunc`, nested calls included; here the outermost call records what is kept
+ * during it, and when it throws, disposes what no tape node holds. Installed once, when this module
+ * loads, on the one engine.
+ */
+function releaseOrphanedSaves(): void {
+  const engine = tf.engine() as unknown as KernelCalls;
+  if (engine.orphanedSavesReleased) return;
+  const runKernelFunc = engine.runKernelFunc.bind(engine);
+  const keep = engine.keep.bind(engine);
+  let kept: tf.Tensor[] | null = null;
+  engine.keep = (result) => {
+    kept?.push(result);
+    return keep(result);
+  };
+  engine.runKernelFunc = (params) => {
+    const outer = kept === null;
+    if (outer) kept = [];
+    try {
+      return runKernelFunc(params);
+    } catch (err) {
+      if (outer) disposeOrphans(kept!);
+      throw err;
+    } finally {
+      if (outer) kept = null;
+    }
+  };
+  engine.orphanedSavesReleased = true;
+}
+releaseOrphanedSaves();
 
 /**
  * Gradients of `f` with respect to `xs`, with `dy` as the incoming gradient of f's result (ones when
@@ -219,4 +269,49 @@ export function webgpuAdapter(): { vendor?: string; architecture?: string } | nu
  */
 export function webglContext(): tf.MathBackendWebGL['gpgpu']['gl'] | null {
   return current('webgl', isWebGL)?.gpgpu.gl ?? null;
+}
+
+/** The WebGL backend's program description (tfjs re-exports the backend, not this type). */
+export type GPGPUProgram = Parameters<tf.MathBackendWebGL['runWebGLProgram']>[0];
+
+/** A kernel function's backend argument, which the kernel registry types as {}. */
+type KernelBackendArg = NonNullable<unknown>;
+
+/**
+ * The KernelBackend a kernel function is handed. tfjs 4.22: the registry's KernelFunc types `backend`
+ * as {}, but the engine passes the backend instance the kernel was registered for; `readSync` and
+ * `write` (a new buffer from values, returning its dataId) are part of KernelBackend's interface.
+ */
+export function kernelBackend(backend: KernelBackendArg): tf.KernelBackend {
+  return backend as tf.KernelBackend;
+}
+
+/**
+ * Runs a WGSL compute program on the WebGPU backend a kernel was handed. tfjs-backend-webgpu 4.22:
+ * `WebGPUBackend.runWebGPUProgram(program, inputs, outputDtype)` compiles the program once per
+ * shader key and input shapes, binds each input as `array<f32|i32>` named as in `variableNames`, the
+ * output as `result`, and the uniforms (`xShape` for an input 'X', `size` when program.size is set).
+ */
+export function runWebGPUProgram(
+  backend: KernelBackendArg,
+  program: WebGPUProgram,
+  inputs: tf.TensorInfo[],
+  outputDtype: tf.DataType,
+): tf.TensorInfo {
+  return (backend as WebGPUBackend).runWebGPUProgram(program, inputs, outputDtype);
+}
+
+/**
+ * Runs a GLSL ES 3.0 fragment program on the WebGL backend a kernel was handed. tfjs 4.22:
+ * `MathBackendWebGL.runWebGLProgram(program, inputs, outputDtype)` renders `userCode` (with `getX(i)`
+ * for an input 'X' and `setOutput(float)`) into a float texture, one value per texel when neither
+ * packedInputs nor packedOutput is set; an int32 tensor is stored in the same float textures.
+ */
+export function runWebGLProgram(
+  backend: KernelBackendArg,
+  program: GPGPUProgram,
+  inputs: tf.TensorInfo[],
+  outputDtype: tf.DataType,
+): tf.TensorInfo {
+  return (backend as tf.MathBackendWebGL).runWebGLProgram(program, inputs, outputDtype);
 }
