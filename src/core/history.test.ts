@@ -3,6 +3,7 @@ import { historyCsv, medianMs, settingsChanges, type HistoryEntry } from './hist
 import { DEFAULT_TRAIN_CONFIG } from './settings';
 
 const entry = (over: Partial<HistoryEntry>): HistoryEntry => ({
+  kind: 'run',
   at: Date.UTC(2026, 11, 1, 12, 0, 0),
   settings: DEFAULT_TRAIN_CONFIG,
   changed: [],
@@ -38,10 +39,10 @@ describe('run history', () => {
     const lines = csv.trimEnd().split('\r\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe(
-      'id,ended,model,height,width,batch,link,changed,predicted_frozen_bytes,measured_frozen_bytes,predicted_fine_tune_bytes,measured_fine_tune_bytes,outcome,oom_at,step_ms,val_accuracy,backend,adapter',
+      'id,kind,ended,model,height,width,batch,link,changed,predicted_frozen_bytes,measured_frozen_bytes,predicted_fine_tune_bytes,measured_fine_tune_bytes,outcome,oom_at,step_ms,val_accuracy,backend,adapter',
     );
     expect(lines[1]).toMatch(
-      /^1,2026-12-01T12:00:00.000Z,mobilenetv2,128,128,8,"model=mobilenetv2&.*",,40000000,42000000,,,completed,,120,0.8,webgpu,"SwiftShader, ""fast"""$/,
+      /^1,run,2026-12-01T12:00:00.000Z,mobilenetv2,128,128,8,"model=mobilenetv2&.*",,40000000,42000000,,,completed,,120,0.8,webgpu,"SwiftShader, ""fast"""$/,
     );
     expect(lines[2]).toContain(',batch 8 → 16,');
     expect(lines[2]).toContain(',oom,Conv2D in top_conv,,0.8,');

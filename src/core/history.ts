@@ -9,6 +9,7 @@ import { writeLink } from './urlSettings';
 
 export interface HistoryEntry {
   /** IndexedDB key; absent before the entry is stored. */ id?: number;
+  /** A training run, or one measured step of a sweep or the largest-batch search. */ kind: 'run' | 'sweep';
   /** Date.now() when the run ended. */ at: number;
   settings: TrainConfig;
   /** Settings that differ from the run before, e.g. 'batch 8 → 16'; empty for the first run. */
@@ -16,7 +17,8 @@ export interface HistoryEntry {
   /** The planner's tfjs peak per phase for these settings; empty when the model was not described. */
   predicted: PhasePeak[];
   /** Highest measured step peak per phase. */ measured: PhasePeak[];
-  /** How the run ended: completed, stopped, oom or failed. */ outcome: string;
+  /** How it ended: completed, stopped, oom or failed (runs); measured, oom or skipped (sweep points). */
+  outcome: string;
   /** Where memory ran out, e.g. 'Conv2D in block6a_expand_conv', when it did. */ oomAt: string | null;
   /** Median measured step time, ms; null when no step ran. */ stepMs: number | null;
   /** Last validation accuracy, 0–1; null when no validation epoch finished. */ valAccuracy: number | null;
@@ -61,6 +63,7 @@ const peakOf = (peaks: readonly PhasePeak[], phase: string) =>
 /** The table's columns, for CSV: one row per entry, bytes and ms as plain numbers. */
 const CSV_COLUMNS: [string, (e: HistoryEntry) => string | number | null | undefined][] = [
   ['id', (e) => e.id],
+  ['kind', (e) => e.kind],
   ['ended', (e) => new Date(e.at).toISOString()],
   ['model', (e) => e.settings.model],
   ['height', (e) => e.settings.height],

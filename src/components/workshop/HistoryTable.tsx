@@ -68,7 +68,10 @@ function HistoryRow({ e, picked, onPick, onDelete }: RowProps) {
           onChange={() => e.id !== undefined && onPick(e.id)}
         />
       </td>
-      <td>{e.id}</td>
+      <td>
+        {e.id}
+        {e.kind === 'sweep' && <div className="hint">sweep point</div>}
+      </td>
       <td>
         {e.settings.model} {e.settings.height}×{e.settings.width}, batch {e.settings.batchSize},{' '}
         {trainableLabel(e.settings.fineTune)}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRAIN_CONFIG } from '../../core/settings';
 import { initialState } from '../../store/initial';
 import type { BatchPoint, LabState } from '../../store/types';
-import { runEnded, runEntry } from './runEntry';
+import { runEnded, runEntry, sweepEnded, sweepEntries } from './runEntry';
 
 // Only the fields the history reads; the rest of a step does not matter to it.
 const step = (phase: BatchPoint['phase'], stepMs: number, peakBytes?: number) =>
@@ -54,5 +54,40 @@ describe('runEntry', () => {
     expect(runEnded(endedRun('stopping'), endedRun('stopped'))).toBe(true);
     expect(runEnded(endedRun('completed'), endedRun('completed'))).toBe(false);
     expect(runEnded(endedRun('idle'), endedRun('running'))).toBe(false);
+  });
+});
+
+describe('sweepEntries', () => {
+  it('keeps each point of a sweep with the settings it ran and its predicted and measured peak', () => {
+    const s = initialState();
+    const config = { ...DEFAULT_TRAIN_CONFIG, model: 'tiny' as const, weights: 'random' as const };
+    const ended: LabState = {
+      ...s,
+      sweep: {
+        ...s.sweep,
+        status: 'done',
+        config,
+        points: [
+          { batch: 4, size: 64, presetId: 'all', status: 'measured', peakBytes: 30e6, predictedBytes: 28e6 },
+          { batch: 8, size: 64, presetId: 'all', status: 'oom', oomKind: 'budget', oomLayer: 'top_conv' },
+        ],
+      },
+    };
+    expect(sweepEnded({ ...s, sweep: { ...s.sweep, status: 'running', config } }, ended)).toBe(true);
+    const [a, b] = sweepEntries(ended, config, 5);
+    expect(a).toMatchObject({
+      kind: 'sweep',
+      settings: { batchSize: 4, height: 64, width: 64, fineTune: { kind: 'all' } },
+      changed: ['size 128x128 → 64x64', 'batch 8 → 4', 'train last:20 → all'],
+      predicted: [{ phase: 'fine-tune', peakBytes: 28e6 }],
+      measured: [{ phase: 'fine-tune', peakBytes: 30e6 }],
+      outcome: 'measured',
+    });
+    expect(b).toMatchObject({
+      changed: ['batch 4 → 8'],
+      measured: [],
+      outcome: 'oom',
+      oomAt: 'top_conv (budget)',
+    });
   });
 });

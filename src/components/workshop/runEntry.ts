@@ -1,4 +1,5 @@
 import { medianMs, settingsChanges, type HistoryEntry } from '../../core/history';
+import { DEFAULT_SWEEP_PRESETS, type SweepPoint } from '../../core/sweep';
 import { selectMeasuredPeaks, selectPlannerKey } from '../../store/selectors';
 import type { LabState } from '../../store/types';
 import { planRows } from '../planner/planRows';
@@ -25,6 +26,7 @@ export function runEntry(s: LabState, previous: HistoryEntry['settings'] | null,
   const oom = s.run.oom;
   const adapter = s.engine.backend?.adapter;
   return {
+    kind: 'run',
     at,
     settings: c,
     changed: settingsChanges(previous, c),
@@ -39,4 +41,49 @@ export function runEntry(s: LabState, previous: HistoryEntry['settings'] | null,
       ? [adapter.vendor, adapter.architecture, adapter.description].filter(Boolean).join(' ')
       : null,
   };
+}
+
+/** Whether a sweep or a largest-batch search has just ended. */
+export const sweepEnded = (before: LabState, after: LabState): boolean =>
+  before.sweep.status === 'running' && after.sweep.status !== 'running' && after.sweep.config !== null;
+
+/**
+ * One history entry per point of the sweep or search that just ended, each with the settings the point
+ * ran (the sweep's settings at the point's batch, size and trainable set); `previous` as for runs.
+ */
+export function sweepEntries(
+  s: LabState,
+  previous: HistoryEntry['settings'] | null,
+  at: number,
+): HistoryEntry[] {
+  const base = s.sweep.config!;
+  const presets = [...s.sweep.grid.presets, ...DEFAULT_SWEEP_PRESETS];
+  let before = previous;
+  return s.sweep.points.map((p: SweepPoint): HistoryEntry => {
+    const preset = presets.find((x) => x.id === p.presetId);
+    const phase = preset?.phase ?? 'fine-tune';
+    const settings = {
+      ...base,
+      batchSize: p.batch,
+      height: p.size,
+      width: p.size,
+      fineTune: preset && phase === 'fine-tune' ? preset.fineTune : base.fineTune,
+    };
+    const entry: HistoryEntry = {
+      kind: 'sweep',
+      at,
+      settings,
+      changed: settingsChanges(before, settings),
+      predicted: p.predictedBytes === undefined ? [] : [{ phase, peakBytes: p.predictedBytes }],
+      measured: p.peakBytes === undefined ? [] : [{ phase, peakBytes: p.peakBytes }],
+      outcome: p.status,
+      oomAt: p.status === 'oom' ? `${p.oomLayer ?? 'an unknown layer'} (${p.oomKind ?? 'oom'})` : null,
+      stepMs: null,
+      valAccuracy: null,
+      backend: s.engine.backend?.name ?? null,
+      adapter: null,
+    };
+    before = settings;
+    return entry;
+  });
 }

@@ -3,9 +3,12 @@ import type { HistoryEntry } from '../../core/history';
 import type { TrainConfig } from '../../core/trainConfig';
 import { labStore } from '../../store/store';
 import { addRun, allRuns, deleteRun } from './historyDb';
-import { runEnded, runEntry } from './runEntry';
+import { runEnded, runEntry, sweepEnded, sweepEntries } from './runEntry';
 
-/** The kept runs, read from IndexedDB on mount; every run that ends from now on is added and kept. */
+/**
+ * The kept runs and sweep points, read from IndexedDB on mount; every run, sweep or search that ends from
+ * now on is added and kept.
+ */
 export function useRunHistory() {
   const [entries, setEntries] = useState<HistoryEntry[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -20,14 +23,16 @@ export function useRunHistory() {
       },
       (e: unknown) => setError(`The history could not be read: ${String(e)}`),
     );
-    return labStore.subscribe((s, before) => {
-      if (!runEnded(before, s)) return;
-      const entry = runEntry(s, previous, Date.now());
-      previous = entry.settings;
-      addRun(entry).then(
-        (stored) => setEntries((list) => [...list, stored]),
+    const keep = (list: HistoryEntry[]) => {
+      previous = list[list.length - 1]?.settings ?? previous;
+      Promise.all(list.map(addRun)).then(
+        (stored) => setEntries((kept) => [...kept, ...stored]),
         (e: unknown) => setError(`The run could not be kept: ${String(e)}`),
       );
+    };
+    return labStore.subscribe((s, before) => {
+      if (runEnded(before, s)) keep([runEntry(s, previous, Date.now())]);
+      if (sweepEnded(before, s)) keep(sweepEntries(s, previous, Date.now()));
     });
   }, []);
 
