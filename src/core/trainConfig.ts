@@ -17,6 +17,11 @@ export interface TechniqueConfig {
    * train the head on them afterwards (a speed technique: later epochs skip decoding and the backbone).
    */
   cacheFeatures: boolean;
+  /**
+   * Checkpointed steps keep their segment boundaries as float16 pairs (half the bytes), float32 maths;
+   * absent means off.
+   */
+  float16Storage?: boolean;
 }
 
 /** The precision experiment: WebGL's float16 textures, and dynamic loss scaling. */

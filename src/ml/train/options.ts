@@ -7,6 +7,7 @@ export function trainerOptionsFor(config: TrainConfig): Partial<TrainerOptions> 
     frozenBackboneOutsideTape: config.techniques.backboneOutsideTape,
     accumulationSteps: config.techniques.accumulationSteps,
     checkpointing: config.techniques.checkpointing,
+    activationStorage: config.techniques.float16Storage ? 'float16' : 'float32',
     seed: config.seed,
     lossScaling: config.precision.lossScaling,
   };

@@ -1,5 +1,6 @@
 import type * as tf from '@tensorflow/tfjs';
 import type { StepBreakdown, StepTechnique } from '../../core/memory';
+import type { BoundaryStorage } from './checkpoint';
 import type { LossScaleOptions, LossScaleState } from './lossScale';
 
 /** Loss and accuracy of one step or one pass over a data set. */
@@ -60,6 +61,13 @@ export interface TrainerOptions {
    */
   checkpointing: 'off' | 'blocks';
   /**
+   * How the activations kept for the backward pass are stored when the step is checkpointed: 'float16'
+   * keeps each segment boundary as IEEE binary16 pairs (half the bytes, precision/kernels.ts) and
+   * unpacks it, rounded, when its segment is recomputed; weights, gradients, Adam slots and all
+   * arithmetic stay float32 (tfjs has no float16 arithmetic). Gradients move by about 2^-11 relative.
+   */
+  activationStorage: BoundaryStorage;
+  /**
    * 'dynamic': Keras' LossScaleOptimizer. The loss is multiplied by a scale before the backward pass and
    * the gradients divided by it after; a step with a non-finite gradient is skipped and halves the
    * scale, and a run of finite steps doubles it. It exists for low-precision formats (float16 textures),
@@ -77,5 +85,6 @@ export const DEFAULT_TRAINER_OPTIONS: TrainerOptions = {
   frozenBackboneOutsideTape: true,
   accumulationSteps: 1,
   checkpointing: 'off',
+  activationStorage: 'float32',
   lossScaling: 'off',
 };
