@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { makeLabelledFolder } from './fixtures';
+import { addSystemFiles, makeLabelledFolder, makeManifestFolder } from './fixtures';
 import { openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
 
 test('a dropped folder: classes counted, bad files listed with reasons, training runs', async ({ page }) => {
@@ -40,5 +40,48 @@ test('a folder with one class explains why it cannot train, and the lab keeps wo
   await expect(page.getByRole('alert').filter({ hasText: 'Only one class ("circles")' })).toBeVisible();
   await expect(page.getByTestId('train')).toBeDisabled();
   await page.getByRole('button', { name: 'Use built-in sample' }).click();
+  await expect(page.getByTestId('train')).toBeEnabled();
+});
+
+test('system files are ignored in one quiet line, and a class folder without images is named', async ({
+  page,
+}) => {
+  const fixture = makeLabelledFolder(join('.e2e-fixtures', 'junk'), { perClass: 4 });
+  const junk = addSystemFiles(fixture);
+  await openLab(page);
+  await page.getByTestId('folder-input').setInputFiles(fixture.dir);
+
+  await expect(page.getByTestId('ignored-files')).toContainText(`ignored ${junk.ignored} system files`);
+  const table = page.getByTestId('class-table');
+  for (const name of fixture.classes)
+    await expect(table.getByRole('row', { name: `${name} 4` })).toBeVisible();
+  await expect(table).not.toContainText('__MACOSX');
+  await expect(table).not.toContainText(junk.emptyClass);
+  await expect(
+    page.getByRole('alert').filter({ hasText: `Class folder "${junk.emptyClass}" is empty` }),
+  ).toBeVisible();
+  const skipped = page.getByTestId('skipped-files');
+  await expect(skipped).toContainText('Skipped files (2)');
+  for (const name of ['.DS_Store', 'Thumbs.db', 'desktop.ini', '.hidden.png', '__MACOSX', '@eaDir'])
+    await expect(skipped).not.toContainText(name);
+  await expect(page.getByTestId('dataset-summary')).toContainText('12 images in 3 classes, 2 files skipped');
+  await expect(page.getByTestId('train')).toBeEnabled();
+});
+
+test('a CSV manifest (path,label) labels a flat folder, naming each bad row', async ({ page }) => {
+  const fixture = makeManifestFolder(join('.e2e-fixtures', 'manifest'));
+  await openLab(page);
+  await page.getByTestId('folder-input').setInputFiles(fixture.dir);
+
+  const table = page.getByTestId('class-table');
+  for (const [name, count] of Object.entries(fixture.counts))
+    await expect(table.getByRole('row', { name: `${name} ${count}` })).toBeVisible();
+  await expect(page.getByTestId('dataset-summary')).toContainText('Labels from manifest-fixture/labels.csv');
+  const skipped = page.getByTestId('skipped-files');
+  for (const [row, what] of Object.entries(fixture.badRows))
+    await expect(
+      skipped.getByRole('listitem').filter({ hasText: `manifest-fixture/labels.csv row ${row}` }),
+    ).toContainText(what);
+  await expect(skipped).toContainText(`Skipped files (${Object.keys(fixture.badRows).length})`);
   await expect(page.getByTestId('train')).toBeEnabled();
 });

@@ -153,3 +153,77 @@ export function writeHugePng(path: string, width: number, height: number): void 
 export function writeOversizedPngHeader(path: string, width: number, height: number): void {
   writeFileSync(path, Buffer.concat([pngStart(width, height), pngChunk('IEND', Buffer.alloc(0))]));
 }
+
+export interface JunkFixture {
+  /** System files written, all of which the lab should ignore. */
+  ignored: number;
+  /** A class folder that holds only a .DS_Store. */
+  emptyClass: string;
+}
+
+/**
+ * Adds what a Mac, Windows and a NAS leave in a folder to a labelled folder: __MACOSX/ with
+ * resource forks, .DS_Store, a hidden (valid) .hidden.png, Thumbs.db, desktop.ini, @eaDir/, and a class
+ * folder holding only a .DS_Store.
+ */
+export function addSystemFiles(folder: LabelledFolder): JunkFixture {
+  const emptyClass = 'empty-class';
+  const first = folder.classes[0] ?? '';
+  const png = encodePng(drawShapeImage('circle', 16, 7));
+  const files: [string, Buffer | string][] = [
+    [join('__MACOSX', first, `._${first}_00.png`), 'resource fork'],
+    [join('__MACOSX', '._shapes-fixture'), 'resource fork'],
+    ['.DS_Store', 'Bud1'],
+    [join(first, '.DS_Store'), 'Bud1'],
+    [join(first, '.hidden.png'), png],
+    [join(first, 'Thumbs.db'), 'thumbs'],
+    [join(first, 'desktop.ini'), '[.ShellClassInfo]'],
+    [join(first, '@eaDir', `${first}_00.png@SynoEXIF`), 'exif'],
+    [join(emptyClass, '.DS_Store'), 'Bud1'],
+  ];
+  for (const [path, bytes] of files) {
+    mkdirSync(join(folder.dir, path, '..'), { recursive: true });
+    writeFileSync(join(folder.dir, path), bytes);
+  }
+  return { ignored: files.length, emptyClass };
+}
+
+export interface ManifestFolder {
+  /** The folder to hand to a directory input: root/manifest-fixture. */
+  dir: string;
+  /** Usable images per label. */
+  counts: Record<string, number>;
+  /** The manifest's bad rows as the lab should name them, row number → what it is. */
+  badRows: Record<number, string>;
+}
+
+/**
+ * root/manifest-fixture/labels.csv and images/, as a Keras user's `df.to_csv('labels.csv', index=False)`
+ * writes it on Windows (CRLF, quotes where a field holds a comma): `perLabel` images each of circles
+ * and squares, then a row whose file is missing, one with an empty label, and one repeating a path.
+ */
+export function makeManifestFolder(root: string, perLabel = 6): ManifestFolder {
+  const dir = join(root, 'manifest-fixture');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'images'), { recursive: true });
+  const rows: string[] = ['path,label'];
+  (['circle', 'square'] as const).forEach((kind, k) => {
+    for (let i = 0; i < perLabel; i++) {
+      const name = i === 0 ? `${kind}, first.png` : `${kind}_${i}.png`;
+      writeFileSync(join(dir, 'images', name), encodePng(drawShapeImage(kind, 32, 60_000 + k * 100 + i)));
+      rows.push(name.includes(',') ? `"images/${name}",${kind}s` : `images/${name},${kind}s`);
+    }
+  });
+  const first = rows.length + 1;
+  rows.push('images/missing.png,circles', 'images/circle_1.png,', 'images/square_1.png,squares');
+  writeFileSync(join(dir, 'labels.csv'), `${rows.join('\r\n')}\r\n`);
+  return {
+    dir,
+    counts: { circles: perLabel, squares: perLabel },
+    badRows: {
+      [first]: 'is not in the dropped folder',
+      [first + 1]: 'has an empty label',
+      [first + 2]: 'is listed again',
+    },
+  };
+}
