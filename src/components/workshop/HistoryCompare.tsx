@@ -19,7 +19,7 @@ export function HistoryCompare({ a, b }: { a: HistoryEntry; b: HistoryEntry }) {
       <table className="planner-table">
         <thead>
           <tr>
-            <th scope="col" />
+            <th scope="col">measure</th>
             <th scope="col">run {a.id}</th>
             <th scope="col">run {b.id}</th>
             <th scope="col">change</th>
