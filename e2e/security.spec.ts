@@ -43,6 +43,15 @@ test('a visit that loads the sample and trains a short run makes no request off 
     }),
   );
 
+  // A blocked eval that the code catches (a library probing for eval) logs nothing, but still fires
+  // securitypolicyviolation: collect those too.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { __cspViolations: seen });
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`),
+    );
+  });
   await openLab(page);
   // The CPU backend keeps this visit well under two minutes (SwiftShader compiles WebGPU shaders for
   // over a minute on a busy machine); what is fetched is the same on every backend.
@@ -55,6 +64,9 @@ test('a visit that loads the sample and trains a short run makes no request off 
   expect((await snapshot(page)).run.batches.length).toBeGreaterThan(0);
   expect(offOrigin).toEqual([]);
   expect(violations).toEqual([]);
+  expect(
+    await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
+  ).toEqual([]);
 });
 
 test('a file:// weights URL is refused with a message, and never fetched', async ({ page }) => {
