@@ -22,12 +22,24 @@ function manifestData(): string {
 import random
 
 
+# The lab's manifest columns: the first header naming a path and the first naming a label (any case).
+PATH_COLUMNS = ("path", "filename", "file", "filepath", "file_path", "image", "image_path")
+LABEL_COLUMNS = ("label", "class", "category")
+
+
 def read_manifest(path):
-    """Rows of path,label after a header row; paths are relative to the manifest's folder."""
+    """(path, label) of every row whose label is a known class; paths are relative to the manifest's folder."""
     root = os.path.dirname(os.path.abspath(path))
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    return [(os.path.join(root, row["path"]), CLASS_NAMES.index(row["label"])) for row in rows]
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        rows = [row for row in csv.reader(f) if any(cell.strip() for cell in row)]
+    header = [name.strip().lower() for name in rows[0]]
+    path_at = next(i for i, name in enumerate(header) if name in PATH_COLUMNS)
+    label_at = next(i for i, name in enumerate(header) if name in LABEL_COLUMNS)
+    samples = [(os.path.join(root, row[path_at].strip()), row[label_at].strip()) for row in rows[1:]]
+    known = [(p, CLASS_NAMES.index(label)) for p, label in samples if label in CLASS_NAMES]
+    if len(known) < len(samples):
+        print(f"{len(samples) - len(known)} manifest row(s) with a label outside CLASS_NAMES left out")
+    return known
 
 
 def split_per_class(samples):
