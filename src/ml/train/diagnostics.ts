@@ -11,10 +11,10 @@ import type { Batch } from '../data/pipeline';
 import { inPhase } from '../memory/stepPhase';
 import { forEachBatch } from './iteration';
 
-/** The longest side of a thumbnail: 64×64 RGBA is 16 KB, cheap to post to the page. */
+/** The longest side of a thumbnail: 64×64 RGBA is 16 KB, cheap to post to the page and to keep in the store. */
 export const THUMBNAIL_SIDE = 64;
 /** Thumbnails per report, so a bad model on a large split does not post megabytes of pixels. */
-export const MAX_THUMBNAILS = 64;
+export const MAX_THUMBNAILS = 32;
 /** Thumbnails per (true, predicted) cell, so every cell the user clicks has some pictures. */
 export const MAX_THUMBNAILS_PER_CELL = 8;
 
