@@ -62,15 +62,14 @@ function webgpuProgram(shaderKey: string, variable: string, size: number, main: 
 function webgpuPack(args: KernelArgs): tf.TensorInfo {
   const x = input(args, 'x');
   const words = wordsFor(tf.util.sizeFromShape(x.shape));
-  // uniforms.xShape is the input's length (the program sees x as one dimension).
+  // uniforms.xShape is the input's length (packFloat16 hands the kernel a flat x).
   const main = `
     let i = index * 2;
     let low = halfBits(X[i]);
     var high = 0u;
     if (i + 1 < uniforms.xShape) { high = halfBits(X[i + 1]); }
     result[index] = bitcast<i32>(low | (high << 16u));`;
-  const flat = { ...x, shape: [tf.util.sizeFromShape(x.shape)] };
-  return runWebGPUProgram(args.backend, webgpuProgram('packFloat16', 'X', words, main), [flat], 'int32');
+  return runWebGPUProgram(args.backend, webgpuProgram('packFloat16', 'X', words, main), [x], 'int32');
 }
 
 function webgpuUnpack(args: KernelArgs): tf.TensorInfo {
@@ -110,8 +109,7 @@ function webglPack(args: KernelArgs): tf.TensorInfo {
   uint low = halfBits(getX(i));
   uint high = i + 1 < ${size} ? halfBits(getX(i + 1)) : 0u;
   setOutput(uintBitsToFloat(low | (high << 16u)));`;
-  const flat = { ...x, shape: [size] };
-  return runWebGLProgram(args.backend, webglProgram('X', wordsFor(size), main), [flat], 'int32');
+  return runWebGLProgram(args.backend, webglProgram('X', wordsFor(size), main), [x], 'int32');
 }
 
 function webglUnpack(args: KernelArgs): tf.TensorInfo {
@@ -145,7 +143,8 @@ registerOnce();
 /** `x` as float16 pairs: an int32 tensor of ceil(size / 2) words. The caller owns it. */
 export function packFloat16(x: tf.Tensor): tf.Tensor1D {
   if (x.dtype !== 'float32') throw new Error(`packFloat16 takes float32, not ${x.dtype}.`);
-  return tf.engine().runKernel(PACK_FLOAT16, { x }) as tf.Tensor1D;
+  // Flattened by tfjs' own Reshape, which lays a packed WebGL texture out flat where needed.
+  return tf.tidy(() => tf.engine().runKernel(PACK_FLOAT16, { x: tf.reshape(x, [-1]) }) as tf.Tensor1D);
 }
 
 /** Packed float16 pairs back as a float32 tensor of `shape`. The caller owns it. */
