@@ -25,6 +25,14 @@ export interface LayerExplorerProps {
   backendLabel: string;
 }
 
+/** Why frozen BatchNorm statistics never count as trainable. */
+const BATCH_NORM_HINT = (
+  <p className="hint">
+    BatchNorm layers left frozen run in inference mode, as in Keras: they normalise with their moving mean and
+    variance and do not update them; those statistics never count as trainable.
+  </p>
+);
+
 /** Every layer of the model, grouped by block, with what trains and shortcuts to change it. */
 export function LayerExplorer({
   spec,
@@ -56,20 +64,17 @@ export function LayerExplorer({
             {spec.name}, {spec.layers.length} layers, built on {backendLabel}. Output shapes are for an input
             of {spec.height} × {spec.width}. The head always trains.
           </p>
-          <Shortcuts key={spec.name} spec={spec} groups={groups} onChange={onChange} disabled={disabled} />
-          <p className="hint" data-testid="explorer-rule">
-            Fine-tuning trains: <strong>{trainableLabel(rule)}</strong> of the backbone, plus the head.
-          </p>
-          {problem && (
-            <p className="error-text" role="alert" data-testid="explorer-problem">
-              {problem}
-            </p>
-          )}
+          <Shortcuts
+            key={`${spec.name} ${JSON.stringify(rule)}` /* a set chosen elsewhere resets the fields */}
+            spec={spec}
+            rule={rule}
+            groups={groups}
+            onChange={onChange}
+            disabled={disabled}
+          />
+          <RuleLine rule={rule} problem={problem} />
           <ExplorerTotals totals={totals} />
-          <p className="hint">
-            BatchNorm layers left frozen run in inference mode, as in Keras: they normalise with their moving
-            mean and variance and do not update them; those statistics never count as trainable.
-          </p>
+          {BATCH_NORM_HINT}
           <LayerTableKeys />
           <LayerTable
             spec={spec}
@@ -83,5 +88,21 @@ export function LayerExplorer({
         </>
       )}
     </section>
+  );
+}
+
+/** The rule in force in words, and why it does not fit this model when it does not. */
+function RuleLine({ rule, problem }: { rule: TrainableSet; problem: string | null }) {
+  return (
+    <>
+      <p className="hint" data-testid="explorer-rule">
+        Fine-tuning trains: <strong>{trainableLabel(rule)}</strong> of the backbone, plus the head.
+      </p>
+      {problem && (
+        <p className="error-text" role="alert" data-testid="explorer-problem">
+          {problem}
+        </p>
+      )}
+    </>
   );
 }

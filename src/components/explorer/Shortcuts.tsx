@@ -7,18 +7,32 @@ const DEFAULT_LAST_N = 20;
 
 interface ShortcutsProps {
   spec: ModelSpec;
+  /** The rule in force: each shortcut's field starts from it, so no field shows a number that is not the set. */
+  rule: TrainableSet;
   groups: readonly LayerGroup[];
   onChange(next: TrainableSet): void;
   disabled: boolean;
 }
 
 /** The shortcuts to a rule: last N layers, from a block on, all, head only. */
-export function Shortcuts({ spec, groups, onChange, disabled }: ShortcutsProps) {
+export function Shortcuts({ spec, rule, groups, onChange, disabled }: ShortcutsProps) {
   const blocks = groups.filter((g) => g.toggleable).map((g) => g.block);
   return (
     <div className="row explorer-shortcuts">
-      <LastNShortcut spec={spec} onChange={onChange} disabled={disabled} />
-      {blocks.length > 0 && <FromBlockShortcut blocks={blocks} onChange={onChange} disabled={disabled} />}
+      <LastNShortcut
+        spec={spec}
+        initial={rule.kind === 'last' ? rule.n : DEFAULT_LAST_N}
+        onChange={onChange}
+        disabled={disabled}
+      />
+      {blocks.length > 0 && (
+        <FromBlockShortcut
+          blocks={blocks}
+          initial={rule.kind === 'from-block' ? rule.block : ''}
+          onChange={onChange}
+          disabled={disabled}
+        />
+      )}
       <button type="button" disabled={disabled} onClick={() => onChange({ kind: 'all' })}>
         All
       </button>
@@ -32,10 +46,15 @@ export function Shortcuts({ spec, groups, onChange, disabled }: ShortcutsProps) 
 type ShortcutProps = Pick<ShortcutsProps, 'onChange' | 'disabled'>;
 
 /** The last N backbone layers, as in Keras' `base_model.layers[-N:]`. */
-function LastNShortcut({ spec, onChange, disabled }: ShortcutProps & { spec: ModelSpec }) {
+function LastNShortcut({
+  spec,
+  initial,
+  onChange,
+  disabled,
+}: ShortcutProps & { spec: ModelSpec; initial: number }) {
   const id = useId();
   const maxN = Math.max(0, spec.backboneLayerCount - 1);
-  const [lastN, setLastN] = useState(() => Math.min(DEFAULT_LAST_N, maxN));
+  const [lastN, setLastN] = useState(() => Math.min(initial, maxN));
   const valid = Number.isInteger(lastN) && lastN >= 0 && lastN <= maxN;
   return (
     <div className="field">
@@ -64,9 +83,14 @@ function LastNShortcut({ spec, onChange, disabled }: ShortcutProps & { spec: Mod
 }
 
 /** Every backbone layer from the start of a block on. */
-function FromBlockShortcut({ blocks, onChange, disabled }: ShortcutProps & { blocks: string[] }) {
+function FromBlockShortcut({
+  blocks,
+  initial,
+  onChange,
+  disabled,
+}: ShortcutProps & { blocks: string[]; initial: string }) {
   const id = useId();
-  const [chosen, setChosen] = useState('');
+  const [chosen, setChosen] = useState(initial);
   const fromBlock = blocks.includes(chosen) ? chosen : (blocks[0] ?? '');
   return (
     <div className="field">
