@@ -138,7 +138,11 @@ describe('kerasScript', () => {
     expect(s).toContain('keras.mixed_precision.set_global_policy("mixed_float16")');
     expect(s).toContain('name="predictions", dtype="float32")');
     expect(s).toContain('ACCUMULATION = 4');
-    expect(s).toContain('Adam(learning_rate=0.0001, gradient_accumulation_steps=ACCUMULATION)');
+    expect(s).toContain(
+      'Adam(learning_rate=0.0001, gradient_accumulation_steps=ACCUMULATION if ACCUMULATION > 1 else None)',
+    );
+    // Keras 3 cannot accumulate under tf.distribute; the script keeps the micro-batch there instead.
+    expect(s).toContain('if ACCUMULATION > 1 and args.strategy != "none":');
     expect(s).toContain('LogicalDeviceConfiguration(memory_limit=8192)');
     // TensorFlow refuses memory growth on a device with a logical configuration.
     expect(s).not.toContain('set_memory_growth');

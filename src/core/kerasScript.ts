@@ -153,6 +153,12 @@ strategy = make_strategy(args.strategy)
 REPLICAS = strategy.num_replicas_in_sync
 # The lab plans one replica; each replica holds a whole model and its share of the batch, so the
 # dataset is batched with the global batch and the per-replica memory stays what the lab predicted.
+if ACCUMULATION > 1 and args.strategy != "none":
+    # Keras 3 cannot accumulate gradients under tf.distribute (its conditional update needs a
+    # cross-replica sum inside a cond: "merge_call called while defining a new graph"). Keep the
+    # micro-batch, so each replica's memory stays as predicted, and let the replicas make up the batch.
+    print(f"gradient accumulation is off under --strategy {args.strategy}: each update sees {MICRO_BATCH} x replicas images")
+    ACCUMULATION = 1
 GLOBAL_BATCH = MICRO_BATCH * REPLICAS
 print(f"{REPLICAS} replica(s); global batch {GLOBAL_BATCH} = {MICRO_BATCH} per replica x {REPLICAS}")`;
 }

@@ -206,7 +206,9 @@ class MemoryLog(keras.callbacks.Callback):
 
 function optimizer(input: KerasScriptInput, lr: number): string {
   const accumulate =
-    input.config.techniques.accumulationSteps > 1 ? ', gradient_accumulation_steps=ACCUMULATION' : '';
+    input.config.techniques.accumulationSteps > 1
+      ? ', gradient_accumulation_steps=ACCUMULATION if ACCUMULATION > 1 else None'
+      : '';
   return `keras.optimizers.Adam(learning_rate=${pyNum(lr)}${accumulate})`;
 }
 
