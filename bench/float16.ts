@@ -1,0 +1,155 @@
+import * as tf from '@tensorflow/tfjs';
+import { buildClassifier, EFFICIENTNET_PRESETS } from '../src/ml/models/efficientnet';
+import { noiseBatch } from '../src/ml/train/fixtures';
+import { Trainer } from '../src/ml/train/trainer';
+import type { StepMetrics, TrainerOptions } from '../src/ml/train/types';
+import type { BenchRow, BenchSide } from './types';
+
+/**
+ * Issue 17's rows: float16 storage (checkpointed, boundaries kept as binary16 pairs) against the float32
+ * checkpointed step and the plain step, on whatever backend is active (no Node or browser imports).
+ * Same model as the techniques rows (EfficientNet-B0's depth at a quarter of its width, 64×64, full
+ * fine-tune), so the two tables read together.
+ *
+ * "kept activations" are the bytes held between the forward and the backward pass (the checkpoint
+ * boundaries, StepTechnique.checkpoint.boundaryBytes): what float16 storage packs. "peak saved" is
+ * breakdown.savedActivations, the boundaries plus the fullest segment recompute's tape, which tfjs keeps
+ * in float32 whatever the storage; it is shown, with no target, so the gain is not overstated.
+ */
+
+const CLASSES = 3;
+const UNFREEZE_ALL = 10_000;
+
+/** The bench configuration; smaller values make a quick check (the defaults are the bench's). */
+export interface Float16BenchOptions {
+  /** Timed steps per side (median taken). */ steps?: number;
+  /** Image size. */ size?: number;
+  /** Batch size. */ batch?: number;
+  /** EfficientNet-B0 width coefficient. */ width?: number;
+}
+
+interface Side {
+  name: string;
+  options: Partial<TrainerOptions>;
+}
+
+const SIDES = {
+  plain: { name: 'plain', options: {} },
+  checkpointed: { name: 'checkpointed, float32 boundaries', options: { checkpointing: 'blocks' } },
+  float16: {
+    name: 'checkpointed, float16 boundaries',
+    options: { checkpointing: 'blocks', activationStorage: 'float16' },
+  },
+} satisfies Record<string, Side>;
+
+/** A side's measurements: the bench side (activationBytes = kept), and the peak saved bytes. */
+interface Measured {
+  side: BenchSide;
+  keptBytes: number;
+  savedBytes: number;
+}
+
+/** One side: a warm-up step, one profiled step, then the median time of `steps` more. */
+async function measure(
+  build: () => { model: tf.LayersModel; backboneLayerCount: number },
+  side: Side,
+  opts: Required<Float16BenchOptions>,
+): Promise<Measured> {
+  const { model, backboneLayerCount } = build();
+  const trainer = new Trainer(model, backboneLayerCount, { seed: 1, ...side.options });
+  trainer.compile('fine-tune', 1e-4, UNFREEZE_ALL);
+  const batch = noiseBatch(opts.batch, opts.size, CLASSES, 7);
+  try {
+    // Warm-up: creates Adam's slots and, on GPU backends, compiles the programs.
+    await trainer.step(batch);
+    let metrics: StepMetrics | null = null;
+    const profile = await tf.profile(async () => {
+      metrics = await trainer.step(batch);
+    });
+    const m = metrics as StepMetrics | null;
+    const times: number[] = [];
+    for (let i = 0; i < opts.steps; i++) {
+      const start = performance.now();
+      await trainer.step(batch);
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    const savedBytes = m?.breakdown.savedActivations ?? 0;
+    // The plain step keeps its whole tape between the passes: that is what it keeps.
+    const keptBytes = m?.technique.checkpoint?.boundaryBytes ?? savedBytes;
+    return {
+      side: {
+        name: side.name,
+        peakBytes: profile.peakBytes,
+        kernels: profile.kernels.length,
+        activationBytes: keptBytes,
+        stepMs: times[Math.floor(times.length / 2)] ?? Number.NaN,
+      },
+      keptBytes,
+      savedBytes,
+    };
+  } finally {
+    tf.dispose([batch.xs, batch.ys]);
+    trainer.dispose();
+    model.dispose();
+  }
+}
+
+/** A row comparing b with a on one metric, with its value in each side's activationBytes. */
+function row(
+  config: string,
+  [a, b]: [BenchSide, BenchSide],
+  metric: string,
+  ratio: number,
+  limit?: number,
+): BenchRow {
+  return {
+    section: 'float16 storage',
+    config,
+    backend: tf.getBackend(),
+    a,
+    b,
+    metric,
+    ratio,
+    ...(limit === undefined ? {} : { target: `≤ ${limit}×`, pass: ratio <= limit }),
+  };
+}
+
+const time = (m: Measured) => m.side.stepMs ?? Number.NaN;
+
+/**
+ * The rows: kept activations of float16 against float32 checkpointed (target ≤ 0.55×), the peak saved
+ * bytes and the step peak (no target), and the step time against the float32 checkpointed step and the
+ * plain step. Throws when the float16 side kept about as many bytes as float32, i.e. the trainer did
+ * not pass the storage on.
+ */
+export async function float16Rows(options: Float16BenchOptions = {}): Promise<BenchRow[]> {
+  const opts: Required<Float16BenchOptions> = { steps: 3, size: 64, batch: 16, width: 0.25, ...options };
+  const build = () =>
+    buildClassifier({
+      ...EFFICIENTNET_PRESETS.b0,
+      widthCoefficient: opts.width,
+      height: opts.size,
+      width: opts.size,
+      numClasses: CLASSES,
+      seed: 1,
+    });
+  const plain = await measure(build, SIDES.plain, opts);
+  const f32 = await measure(build, SIDES.checkpointed, opts);
+  const f16 = await measure(build, SIDES.float16, opts);
+  const kept = f16.keptBytes / f32.keptBytes;
+  if (!(kept < 0.75)) {
+    throw new Error(
+      `float16 storage kept ${kept.toFixed(2)}× the float32 bytes: is activationStorage wired?`,
+    );
+  }
+  const config = `B0-depth ${opts.width}-width ${opts.size}×${opts.size} batch ${opts.batch}, full fine-tune`;
+  const withSaved = (m: Measured): BenchSide => ({ ...m.side, activationBytes: m.savedBytes });
+  return [
+    row(config, [f32.side, f16.side], 'kept activations', kept, 0.55),
+    row(config, [withSaved(f32), withSaved(f16)], 'peak saved activations', f16.savedBytes / f32.savedBytes),
+    row(config, [f32.side, f16.side], 'peak', f16.side.peakBytes / f32.side.peakBytes),
+    row(config, [f32.side, f16.side], 'step time', time(f16) / time(f32)),
+    row(config, [plain.side, f16.side], 'step time', time(f16) / time(plain)),
+  ];
+}
