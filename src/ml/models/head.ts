@@ -9,11 +9,13 @@ export interface Classifier {
 }
 
 const HEAD_UNITS = 128;
+/** The seed script's rate for both head dropouts. */
 const HEAD_DROPOUT = 0.2;
 
 /**
  * The seed script's head on a feature map: pool, dropout, Dense(128, relu), dropout, softmax. Plain Keras
- * Dense layers, so their kernels start glorot_uniform.
+ * Dense layers, so their kernels start glorot_uniform. `dropoutRate` 0 makes a training step deterministic
+ * (the interop suite compares one with Keras').
  */
 export function attachHead(
   input: Sym,
@@ -21,17 +23,18 @@ export function attachHead(
   numClasses: number,
   init: Initializers,
   name: string,
+  dropoutRate = HEAD_DROPOUT,
 ): Classifier {
   const head: tf.layers.Layer[] = [
     tf.layers.globalAveragePooling2d({ name: 'avg_pool' }),
-    tf.layers.dropout({ rate: HEAD_DROPOUT, name: 'head_dropout_1' }),
+    tf.layers.dropout({ rate: dropoutRate, name: 'head_dropout_1' }),
     tf.layers.dense({
       units: HEAD_UNITS,
       activation: 'relu',
       kernelInitializer: init.glorot(),
       name: 'head_dense',
     }),
-    tf.layers.dropout({ rate: HEAD_DROPOUT, name: 'head_dropout_2' }),
+    tf.layers.dropout({ rate: dropoutRate, name: 'head_dropout_2' }),
     tf.layers.dense({
       units: numClasses,
       activation: 'softmax',

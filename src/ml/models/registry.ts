@@ -119,10 +119,13 @@ export function buildModel(opts: BuildOptions): tf.LayersModel {
 
 export interface ClassifierOptions extends BackboneOptions {
   numClasses: number;
+  /** Rate of the head's two dropouts; default the seed script's 0.2. */
+  headDropout?: number;
 }
 
 /** The lab's classifier: a Keras backbone (include_top=False) and the seed's head, as one flat model. */
 export function buildClassifier(opts: ClassifierOptions): Classifier {
   const { arch, init, input, features } = backbone(opts);
-  return attachHead(input, features, opts.numClasses, init, `${arch.modelName}_classifier`);
+  const name = `${arch.modelName}_classifier`;
+  return attachHead(input, features, opts.numClasses, init, name, opts.headDropout);
 }
