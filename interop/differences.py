@@ -31,3 +31,11 @@ MOBILENET_V2_PREPROCESSING_LAYERS = ["rescaling"]
 WEIGHT_NAME_ALIASES = {
     ("DepthwiseConv2D", "depthwise_kernel"): "kernel",
 }
+
+# Training, not structure (reproduced on the Keras side of test_training_step.py, which says why):
+# - Adam's epsilon: tfjs adds it after the bias correction, Keras before, so at step t Keras' effective
+#   epsilon is eps / sqrt(1 - beta_2^t) (3.2e-6 at step 1), tending to eps. Only gradients below ~1e-5
+#   in the first few thousand steps move differently.
+# - The frozen phase runs the frozen backbone in inference mode (Keras' base_model(x, training=False));
+#   a flat Keras model fitted with frozen layers still applies EfficientNet's stochastic-depth Dropout
+#   there, since Keras' Dropout ignores `trainable`.
