@@ -8,7 +8,7 @@ venv="$here/.venv"
 python="${PYTHON:-python3}"
 
 if ! command -v "$python" >/dev/null 2>&1; then
-  echo "interop: '$python' not found. The interop suite needs Python 3.9-3.12 with venv:" >&2
+  echo "interop: '$python' not found. The interop suite needs Python 3 (one TensorFlow 2.21 supports; 3.11 is tested) with venv:" >&2
   echo "  Debian/Ubuntu: sudo apt-get install -y python3 python3-venv" >&2
   echo "  macOS: brew install python@3.11   Windows: https://www.python.org/downloads/" >&2
   echo "or point PYTHON at an interpreter: PYTHON=/path/to/python3 npm run test:interop" >&2
