@@ -5,6 +5,11 @@
  */
 import { z } from 'zod';
 
+// Every schema module imports this one, so this runs before any parse. The page's Content-Security-Policy
+// forbids eval; without `jitless` zod probes `new Function` for its compiled parsers, which the browser
+// reports as a policy violation even though zod catches the error.
+z.config({ jitless: true });
+
 /** The value as the message quotes it: strings in quotes, everything else as written. */
 export const shown = (v: unknown): string =>
   typeof v === 'string' ? `'${v}'` : Array.isArray(v) ? `[${v.map(shown).join(', ')}]` : String(v);
