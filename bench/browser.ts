@@ -1,5 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
+import { float16SelfCheck, type Float16Mismatch } from '../src/ml/precision/selfCheck';
+import { float16Rows } from './float16';
 import { plannerRows, type PlannerRow } from './plannerRows';
 import { inputRows } from './input';
 import { techniqueRows } from './techniques';
@@ -10,6 +12,10 @@ export interface BrowserBench {
   backend: string;
   planner: PlannerRow[];
   techniques: BenchRow[];
+  /** float16 storage against the float32 checkpointed and the plain step (issue 17). */
+  float16: BenchRow[];
+  /** The pack/unpack kernels on edge values, per backend: the mismatches (none when exact). */
+  float16Check: { backend: string; mismatches: Float16Mismatch[] }[];
   error?: string;
 }
 
@@ -22,7 +28,7 @@ declare global {
 
 async function main(): Promise<void> {
   const params = new URLSearchParams(location.search);
-  const result: BrowserBench = { backend: '', planner: [], techniques: [] };
+  const result: BrowserBench = { backend: '', planner: [], techniques: [], float16: [], float16Check: [] };
   window.__benchProgress = [];
   try {
     if (!(await tf.setBackend('webgpu'))) throw new Error('WebGPU is not available in this browser');
@@ -35,6 +41,15 @@ async function main(): Promise<void> {
     if (params.get('techniques') !== '0')
       // Technique rows time three steps as on cpu: one SwiftShader step varies by a third from run to run.
       result.techniques = [...(await techniqueRows({})), ...(await inputRows({ quick: true }))];
+    if (params.get('float16') !== '0') {
+      result.float16Check.push({ backend: 'webgpu', mismatches: await float16SelfCheck() });
+      result.float16 = await float16Rows({ steps: 1 });
+      // The WebGL kernel too: its words travel through float textures (see src/ml/precision).
+      if (await tf.setBackend('webgl')) {
+        result.float16Check.push({ backend: 'webgl', mismatches: await float16SelfCheck() });
+        await tf.setBackend('webgpu');
+      }
+    }
   } catch (err) {
     result.error = err instanceof Error ? err.message : String(err);
   }

@@ -7,15 +7,19 @@ import { plannerRows } from './plannerRows';
 import { plannerSummary, plannerTable, techniqueTable } from './report';
 import { inputRows } from './input';
 import { techniqueRows } from './techniques';
+import { float16Rows } from './float16';
+import { listingRow, listingTable } from './listing';
 
 /**
  * `npm run bench`: every row is measured in this run, side by side. First on the cpu backend in Node,
  * then on WebGPU in headless Chromium (SwiftShader on machines without a GPU). Flags:
- * --cpu-only, --webgpu-only, --no-techniques, --no-planner.
+ * --cpu-only, --webgpu-only, --no-techniques, --no-planner, --no-float16, --no-listing.
  */
 const args = new Set(process.argv.slice(2));
 const techniques = !args.has('--no-techniques');
 const planner = !args.has('--no-planner');
+const float16 = !args.has('--no-float16');
+const listing = !args.has('--no-listing');
 const print = (lines: string[]) => console.log(lines.join('\n'));
 
 async function cpu(): Promise<void> {
@@ -31,6 +35,10 @@ async function cpu(): Promise<void> {
     print(techniqueTable(await techniqueRows({})));
     console.log('\n## Input pipeline — cpu backend (Node)\n');
     print(techniqueTable(await inputRows({})));
+  }
+  if (float16) {
+    console.log('\n## float16 storage, float32 math — cpu backend (Node)\n');
+    print(techniqueTable(await float16Rows({})));
   }
 }
 
@@ -52,7 +60,9 @@ async function webgpu(): Promise<void> {
     page.on('console', (m) => {
       if (m.type() === 'error') console.error(`[page] ${m.text()}`);
     });
-    await page.goto(`${address}bench/index.html?techniques=${techniques ? 1 : 0}&planner=${planner ? 1 : 0}`);
+    await page.goto(
+      `${address}bench/index.html?techniques=${techniques ? 1 : 0}&planner=${planner ? 1 : 0}&float16=${float16 ? 1 : 0}`,
+    );
     let shown = 0;
     for (;;) {
       const state = await page.evaluate(() => ({
@@ -87,7 +97,22 @@ function report(result: BrowserBench): void {
     console.log(`\n## Memory-saving techniques — ${result.backend} (Chromium)\n`);
     print(techniqueTable(result.techniques));
   }
+  if (result.float16.length) {
+    console.log(`\n## float16 storage, float32 math — ${result.backend} (Chromium)\n`);
+    print(techniqueTable(result.float16));
+  }
+  for (const check of result.float16Check)
+    console.log(
+      `\nfloat16 pack/unpack on ${check.backend}: ` +
+        (check.mismatches.length === 0
+          ? 'exact on every edge value'
+          : `${check.mismatches.length} mismatches: ${JSON.stringify(check.mismatches.slice(0, 5))}`),
+    );
 }
 
 if (!args.has('--webgpu-only')) await cpu();
 if (!args.has('--cpu-only')) await webgpu();
+if (listing && !args.has('--cpu-only')) {
+  console.log('\n## Listing a 20,000-file folder — headless Chromium\n');
+  print(listingTable(await listingRow()));
+}
