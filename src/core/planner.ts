@@ -1,5 +1,6 @@
 import type { ModelSpec } from './modelSpec';
 import type { PlanInput } from './plannerParts';
+import { checkpointingOf } from './techniques';
 import { resolveTrainable } from './trainable';
 import type { TrainConfig, TrainingPhase } from './trainConfig';
 
@@ -59,6 +60,8 @@ export function planInput(spec: ModelSpec, c: TrainConfig, phase: TrainingPhase)
     backboneOutsideTape: phase === 'frozen' && c.techniques.backboneOutsideTape,
     queuedBatches: c.prefetch,
     accumulationSteps: c.techniques.accumulationSteps,
-    checkpointing: phase === 'fine-tune' ? c.techniques.checkpointing : 'off',
+    // float16 storage is planned as checkpointing: its packed boundaries are not modelled yet (the peak,
+    // measured, is the same: a segment's recompute, kept in float32).
+    checkpointing: phase === 'fine-tune' ? checkpointingOf(c.techniques) : 'off',
   };
 }

@@ -41,6 +41,7 @@ export const techniqueFields = {
   accumulationSteps: whole('accumulationSteps'),
   checkpointing: oneOf('Checkpointing', ['off', 'blocks']),
   cacheFeatures: flag('Feature cache'),
+  float16Storage: flag('Float16 storage'),
 };
 
 const budgetError = (iss: { input?: unknown }) =>

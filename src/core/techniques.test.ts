@@ -12,6 +12,7 @@ describe('technique descriptions', () => {
         accumulationSteps: 4,
         checkpointing: 'blocks' as const,
         cacheFeatures: true,
+        float16Storage: false,
       },
     };
     expect(describeRunSettings(c)).toBe(

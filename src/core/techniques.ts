@@ -18,6 +18,14 @@ export function describeRunSettings(c: TrainConfig): string {
   return parts.join(', ');
 }
 
+/**
+ * Whether steps are checkpointed per block: asked for, or implied by float16 storage, which keeps the
+ * checkpointed step's segment boundaries packed (the trainer's mode follows the same rule).
+ */
+export function checkpointingOf(t: TrainConfig['techniques']): 'off' | 'blocks' {
+  return t.float16Storage ? 'blocks' : t.checkpointing;
+}
+
 /** Whether the frozen phase will cache backbone features, and why not when it will not. */
 export function featureCache(c: TrainConfig): { on: boolean; why: string } {
   if (!c.techniques.cacheFeatures) return { on: false, why: 'turned off' };

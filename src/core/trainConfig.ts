@@ -19,9 +19,9 @@ export interface TechniqueConfig {
   cacheFeatures: boolean;
   /**
    * Checkpointed steps keep their segment boundaries as float16 pairs (half the bytes), float32 maths;
-   * absent means off.
+   * turns checkpointing on in the fine-tune phase.
    */
-  float16Storage?: boolean;
+  float16Storage: boolean;
 }
 
 /** The precision experiment: WebGL's float16 textures, and dynamic loss scaling. */

@@ -48,6 +48,7 @@ const CHANGES: Record<keyof TrainConfig, Partial<TrainConfig>[]> = {
     withTechniques({ checkpointing: 'blocks' }),
     withTechniques({ cacheFeatures: false }),
     withTechniques({ backboneOutsideTape: false, cacheFeatures: false }),
+    withTechniques({ float16Storage: true }),
   ],
   precision: [
     { precision: { webglF16Textures: true, lossScaling: 'off' } },

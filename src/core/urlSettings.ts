@@ -66,6 +66,7 @@ interface Codec {
 export const TECHNIQUE_FLAGS = {
   outside: 'backboneOutsideTape',
   cache: 'cacheFeatures',
+  f16: 'float16Storage',
 } as const satisfies Record<string, BooleanKeys<TechniqueConfig>>;
 
 type BooleanKeys<T> = { [K in keyof T]: T[K] extends boolean ? K : never }[keyof T];

@@ -5,7 +5,7 @@ import { CheckboxField, NumberField } from '../Field';
 import { useLab } from '../useLab';
 import { LockedFieldset } from './LockedFieldset';
 
-/** The memory-saving techniques: outside the tape, the feature cache, accumulation, checkpointing. */
+/** The memory-saving techniques: outside the tape, the feature cache, accumulation, checkpointing, float16 storage. */
 export function TechniqueFields() {
   const t = useLab((s) => s.config.techniques);
   return (
@@ -47,6 +47,13 @@ export function TechniqueFields() {
             Trades a second forward pass per block for the activations inside blocks.
           </small>
         </div>
+        <CheckboxField
+          label="float16 storage, float32 math"
+          testId="technique-float16-storage"
+          checked={t.float16Storage}
+          onChange={(on) => updateConfig({ techniques: { ...t, float16Storage: on } })}
+          hint="tfjs has no float16 arithmetic: the checkpointed step keeps its block boundaries packed as float16 pairs (half the bytes) and unpacks them to float32 to recompute; weights, gradients and Adam's slots stay float32. Turns per-block checkpointing on."
+        />
       </div>
     </LockedFieldset>
   );

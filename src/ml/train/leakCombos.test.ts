@@ -28,6 +28,8 @@ interface Combo {
   checkpointing: TrainerOptions['checkpointing'];
   /** 'filling': images with the features just computed from them; 'reading': features only. */
   cache: 'off' | 'filling' | 'reading';
+  /** float16 storage of the checkpointed step's boundaries. */
+  float16?: boolean;
 }
 
 /**
@@ -47,6 +49,16 @@ const COMBOS: Combo[] = [true, false].flatMap((outsideTape) =>
     ),
   ),
 );
+// float16 storage is a fine-tune technique on top of checkpointing, with and without accumulation.
+COMBOS.push(
+  ...([1, 2] as const).map((accumulationSteps): Combo => ({
+    outsideTape: false,
+    accumulationSteps,
+    checkpointing: 'blocks',
+    cache: 'off',
+    float16: true,
+  })),
+);
 
 /** Highest live bytes (before + allocation) of any kernel of one step. */
 async function stepPeak(step: () => Promise<unknown>): Promise<number> {
@@ -63,7 +75,7 @@ async function stepPeak(step: () => Promise<unknown>): Promise<number> {
 }
 
 const name = (c: Combo) =>
-  `outside tape ${c.outsideTape ? 'on' : 'off'}, accumulation ${c.accumulationSteps}, checkpointing ${c.checkpointing}, feature cache ${c.cache}`;
+  `outside tape ${c.outsideTape ? 'on' : 'off'}, accumulation ${c.accumulationSteps}, checkpointing ${c.checkpointing}, feature cache ${c.cache}${c.float16 ? ', float16 storage' : ''}`;
 
 describe('no leak in any combination of the memory techniques', () => {
   it.each(COMBOS.map((c) => [name(c), c] as const))(
@@ -75,6 +87,7 @@ describe('no leak in any combination of the memory techniques', () => {
         frozenBackboneOutsideTape: combo.outsideTape,
         accumulationSteps: combo.accumulationSteps,
         checkpointing: combo.checkpointing,
+        activationStorage: combo.float16 ? 'float16' : 'float32',
       });
       // Fine-tuning tapes the backbone; outside the tape is a frozen-phase technique.
       trainer.compile(combo.outsideTape ? 'frozen' : 'fine-tune', 1e-3, 10_000);

@@ -98,7 +98,10 @@ export class Trainer {
   /** How the next step runs its forward and backward. */
   get mode(): StepMode {
     if (this.backboneOutsideTape) return 'outside-tape';
-    return this.options.checkpointing === 'blocks' ? 'checkpointed' : 'taped';
+    // float16 storage lives in the checkpointed step: it keeps the segment boundaries packed.
+    return this.options.checkpointing === 'blocks' || this.options.activationStorage === 'float16'
+      ? 'checkpointed'
+      : 'taped';
   }
 
   /** Backbone and head as two models over the same layers, built once (each build adds graph nodes). */
@@ -326,9 +329,15 @@ export class Trainer {
   ): MicroPass {
     let saved = NOTHING_SAVED;
     const segments = this.checkpointSegments();
-    const r = checkpointedGradients(segments, images(micro), lossOf, (held) => {
-      saved = largerSaved(saved, savedActivations(weightIds, held));
-    });
+    const r = checkpointedGradients(
+      segments,
+      images(micro),
+      lossOf,
+      (held) => {
+        saved = largerSaved(saved, savedActivations(weightIds, held));
+      },
+      this.options.activationStorage,
+    );
     return {
       grads: r.grads,
       saved,
