@@ -67,7 +67,9 @@ const mlImports = (also) =>
   forbid('ml/', { layers: allBut('core', 'ml'), packages: [...packages.ui, ...packages.store], also });
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'playwright-report', 'test-results', '.e2e-fixtures'] },
+  {
+    ignores: ['dist', 'node_modules', 'playwright-report', 'test-results', '.e2e-fixtures', 'interop/.venv'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

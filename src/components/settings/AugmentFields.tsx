@@ -3,14 +3,14 @@ import { CheckboxField, NumberField } from '../Field';
 import { useLab } from '../useLab';
 import { LockedFieldset } from './LockedFieldset';
 
-/** Where resizing and augmentation run, and the random flip, brightness and contrast of training images. */
+/** Where augmentation runs (images are always resized on the host first), and the random flip, brightness and contrast of training images. */
 export function AugmentFields() {
   const augmentOn = useLab((s) => s.config.augmentOn);
   const a = useLab((s) => s.config.augment);
   return (
     <LockedFieldset legend="Augmentation (training images only)">
       <div className="field">
-        <label htmlFor="augment-on-select">Resize and augment on</label>
+        <label htmlFor="augment-on-select">Augment on</label>
         <select
           id="augment-on-select"
           data-testid="augment-on"
@@ -18,11 +18,11 @@ export function AugmentFields() {
           onChange={(e) => updateConfig({ augmentOn: e.target.value === 'cpu' ? 'cpu' : 'gpu' })}
         >
           <option value="gpu">the training backend (tensor ops)</option>
-          <option value="cpu">the CPU, in the worker (one tensor per finished image)</option>
+          <option value="cpu">the CPU, in the worker</option>
         </select>
         <small className="hint">
-          On the backend, each full-size decoded image becomes a tensor first; on the CPU only the resized
-          result does. Same pixels either way.
+          Every image is decoded and resized on the host first, so only the training-size image reaches the
+          GPU; this only chooses where flip, brightness and contrast run. Same pixels either way.
         </small>
       </div>
       <div className="fields">
