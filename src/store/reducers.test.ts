@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { initialState } from './initial';
 import {
+  datasetCancelled,
+  datasetListed,
+  datasetReady,
   datasetScanning,
   deviceLost,
   logged,
@@ -11,10 +14,23 @@ import {
   weightsLoaded,
 } from './reducers';
 import { runStarted } from './runReducers';
+import { scanFiles } from '../core/scan';
 import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
-import { selectSpecs, selectTrainableSet } from './selectors';
+import { selectCanTrain, selectSpecs, selectTrainableSet } from './selectors';
 
 describe('reducers', () => {
+  it('lists a folder as scanning (Train waits for the check), then ready; cancel leaves no data set', () => {
+    const scan = scanFiles([{ path: 'flowers/a/1.png' }, { path: 'flowers/b/2.png' }]);
+    const listed = { name: 'flowers', scan, sources: [] };
+    const scanning = datasetListed(initialState(), listed);
+    expect(scanning.dataset).toMatchObject({ status: 'scanning', name: 'flowers', scan });
+    expect(selectCanTrain(scanning)).toBe(false);
+    expect(datasetReady(scanning, listed).dataset.status).toBe('ready');
+    const cancelled = datasetCancelled(scanning);
+    expect(cancelled.dataset).toMatchObject({ status: 'empty', scan: null, sources: [] });
+    expect(selectCanTrain(cancelled)).toBe(false);
+  });
+
   it('keeps the last 200 log lines', () => {
     let s = initialState();
     for (let i = 0; i < MAX_LOG + 5; i++) s = logged(s, 'info', `line ${i}`, i);
