@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import * as tf from '@tensorflow/tfjs';
 import { unzipSync } from 'fflate';
+// The lab's two own layer classes (Keras' Normalization, and BatchNormalization that stays in inference
+// mode when frozen): whoever reloads the model in tfjs registers them, as these imports do.
+import '../src/ml/models/layers';
+import '../src/ml/models/normalization';
 import { loadSample, openLab, seriousViolations, snapshot, useTinySettings, waitForRunEnd } from './lab';
 
 /** The diagnostics and run plan as the store holds them (thumbnails left out). */
