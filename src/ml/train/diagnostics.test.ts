@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../core/protocol';
 import { makeDataset, type DecodedImage, type PipelineItem } from '../data/pipeline';
 import { diagnose, MAX_THUMBNAILS_PER_CELL, thumbnails } from './diagnostics';
-import { noiseBatch, tinyClassifier } from './fixtures';
+import { noiseBatch, quietRunContext, tinyClassifier } from './fixtures';
 import { runTraining } from './runLoop';
 import { Trainer } from './trainer';
 
@@ -146,21 +146,15 @@ describe('runTraining with validation paths', () => {
         { phase: 'frozen', epochs: 1, learningRate: 1e-3, unfreeze: 0 },
         { phase: 'fine-tune', epochs: 1, learningRate: 1e-4, unfreeze: 5 },
       ],
-      {
+      quietRunContext(events, {
         dataset: (split) =>
           tf.data.generator(function* () {
             for (let b = 0; b < 2; b++) yield noiseBatch(4, 32, 3, 10 * b + (split === 'train' ? 1 : 2));
           }),
         batchesPerEpoch: 2,
         patience: 5,
-        now: () => 0,
-        emit: (e) => events.push(e),
-        shouldStop: () => false,
-        abort: () => {},
-        guardStep: (step) => step(),
-        yieldToEventLoop: async () => {},
         validationPaths: paths,
-      },
+      }),
     );
     const reports = events.flatMap((e) => (e.kind === 'diagnostics' ? [e.report] : []));
     const epochs = events.flatMap((e) => (e.kind === 'epoch' ? [e] : []));

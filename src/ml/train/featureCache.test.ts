@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../core/protocol';
 import { FeatureCache } from './featureCache';
-import { noiseBatch, tinyClassifier, withoutDropout } from './fixtures';
+import { noiseBatch, quietRunContext, tinyClassifier, withoutDropout } from './fixtures';
 import { evaluate, evaluateCached } from './evaluation';
 import { runTraining, type RunContext } from './runLoop';
 import { Trainer } from './trainer';
@@ -116,7 +116,7 @@ describe('training on cached features', () => {
 
 describe('runTraining with the feature cache', () => {
   function context(events: EngineEvent[], reads: string[], limitBytes?: number): RunContext {
-    return {
+    return quietRunContext(events, {
       dataset: (split, epoch) => {
         reads.push(`${split}:${epoch}`);
         const n = split === 'train' ? 3 : 1;
@@ -127,14 +127,8 @@ describe('runTraining with the feature cache', () => {
       },
       batchesPerEpoch: 3,
       patience: 5,
-      now: () => 0,
-      emit: (e) => events.push(e),
-      shouldStop: () => false,
-      abort: () => {},
-      guardStep: (step) => step(),
-      yieldToEventLoop: async () => {},
       featureCache: { seed: 1, ...(limitBytes ? { limitBytes } : {}) },
-    };
+    });
   }
 
   it('reads the images once, then trains the head on cached features, and frees everything', async () => {

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import type { EngineEvent } from '../../core/protocol';
 import type { Batch } from '../data/pipeline';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
 import { EFFICIENTNET_V2_VARIANTS, efficientNetV2 } from '../models/efficientnetV2';
@@ -7,6 +8,7 @@ import { attachHead, type Classifier } from '../models/head';
 import { buildClassifier as buildLabModel } from '../models/registry';
 import { NSFWJS_INPUT_SCALE } from '../weights/nsfwjs';
 import { dropoutLayers, setDropoutRate } from '../tfjsInternals';
+import type { RunContext } from './runLoop';
 
 /** Small models and seeded batches shared by the trainer's tests and the techniques bench. */
 
@@ -93,4 +95,23 @@ export function gradientDifference(a: ModelGradients, b: ModelGradients): number
     );
   }
   return Math.max(...x.map((g, i) => relativeDifference(g, y[i]!)));
+}
+
+/**
+ * A run context for tests: time stands still, nobody presses Stop, steps run unguarded and nothing
+ * yields; every event lands in `events`. `rest` gives the data and whatever the test varies.
+ */
+export function quietRunContext(
+  events: EngineEvent[],
+  rest: Pick<RunContext, 'dataset' | 'batchesPerEpoch' | 'patience'> & Partial<RunContext>,
+): RunContext {
+  return {
+    now: () => 0,
+    emit: (e) => events.push(e),
+    shouldStop: () => false,
+    abort: () => {},
+    guardStep: (step) => step(),
+    yieldToEventLoop: async () => {},
+    ...rest,
+  };
 }

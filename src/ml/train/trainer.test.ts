@@ -5,6 +5,7 @@ import type { Batch } from '../data/pipeline';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
 import { attributeOutputs, trackLayers } from '../memory/layerContext';
 import { registeredVariables, setDropoutRate } from '../tfjsInternals';
+import { quietRunContext } from './fixtures';
 import { applyPhase } from './freeze';
 import { forEachBatch } from './iteration';
 import { runTraining } from './runLoop';
@@ -247,17 +248,11 @@ describe('runTraining', () => {
         { phase: 'frozen', epochs: 1, learningRate: 1e-3, unfreeze: 0 },
         { phase: 'fine-tune', epochs: 1, learningRate: 1e-4, unfreeze: 10 },
       ],
-      {
+      quietRunContext(events, {
         dataset: (split) => dataset(split === 'train' ? 2 : 1, 3),
         batchesPerEpoch: 2,
         patience: 2,
-        now: () => 0,
-        emit: (e) => events.push(e),
-        shouldStop: () => false,
-        abort: () => {},
-        guardStep: (step) => step(),
-        yieldToEventLoop: async () => {},
-      },
+      }),
     );
     expect(result.outcome).toBe('completed');
     expect(result.phases).toEqual(['frozen', 'fine-tune']);
