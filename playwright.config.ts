@@ -1,7 +1,9 @@
 import { defineConfig } from '@playwright/test';
 import { findChromium } from './e2e/chromium';
 
-const port = 4173;
+// Overridable so that a second checkout or a helper can run one spec beside the default build.
+const port = Number(process.env.E2E_PORT ?? 4173);
+const outDir = process.env.E2E_OUTDIR ?? 'dist';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -31,7 +33,7 @@ export default defineConfig({
   },
   webServer: {
     // The production build with the test handle compiled in (see src/testHandle.ts).
-    command: `npx vite build --mode e2e && npx vite preview --port ${port} --strictPort --host 127.0.0.1`,
+    command: `npx vite build --mode e2e --outDir ${outDir} --emptyOutDir && npx vite preview --outDir ${outDir} --port ${port} --strictPort --host 127.0.0.1`,
     url: `http://127.0.0.1:${port}`,
     reuseExistingServer: false,
     timeout: 180_000,
