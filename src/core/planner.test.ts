@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { trainableLayers, type LayerSpec, type ModelSpec } from './modelSpec';
+import { packedBytes } from './plannerCheckpoint';
 import {
   checkpointSegments,
   microBatchSizes,
@@ -306,6 +307,23 @@ describe('planTfjs with memory-saving techniques', () => {
     const both = planTfjs(full({ checkpointing: 'blocks', accumulationSteps: 4 }));
     expect(both.peakBytes).toBeLessThan(planTfjs(full({ checkpointing: 'blocks' })).peakBytes);
     expect(both.peakBytes).toBeLessThan(planTfjs(full({ accumulationSteps: 4 })).peakBytes);
+  });
+
+  it('float16 storage: the kept segment inputs at half their bytes, the recompute still float32', () => {
+    const f32 = planTfjs(full({ checkpointing: 'blocks' }));
+    const f16 = planTfjs(full({ checkpointing: 'blocks', boundaryStorage: 'float16' }));
+    expect(f16.peakBytes).toBeLessThan(f32.peakBytes);
+    expect(f16.categories.savedActivations).toBeLessThan(f32.categories.savedActivations);
+    expect(total(f16.categories)).toBe(f16.peakBytes);
+    expect(f16.flops).toBe(f32.flops);
+    // Without checkpointing there is nothing packed.
+    expect(planTfjs(full({ boundaryStorage: 'float16' }))).toEqual(planTfjs(full()));
+  });
+
+  it('float16 storage: a packed tensor is ceil(n / 2) int32 words', () => {
+    expect(packedBytes(4 * 4)).toBe(2 * 4);
+    expect(packedBytes(3 * 4)).toBe(2 * 4);
+    expect(packedBytes(0)).toBe(0);
   });
 
   it('checkpointing: counts the second forward of the recomputed segments in the FLOPs', () => {

@@ -29,6 +29,8 @@ import type { TrainConfig, TrainingPhase } from './trainConfig';
  *   segment-by-segment forward outside the tape (kept segment inputs plus one segment's outputs) and
  *   each segment's recompute under the tape (kept inputs up to it, its saved tensors and gradients by
  *   the same recipes, the incoming activation gradient and the weight gradients of the segments done).
+ *   Float16 storage keeps those segment inputs packed as binary16 pairs (ceil(n / 2) int32 words), with
+ *   the float32 input of the segment running beside its packed copy.
  * - `planKeras` (plannerKeras.ts): what TensorFlow/Keras on a CUDA card would need: activations only
  *   where a gradient needs them, nothing before the first trainable layer, each activation gradient
  *   freed once used.
@@ -60,8 +62,9 @@ export function planInput(spec: ModelSpec, c: TrainConfig, phase: TrainingPhase)
     backboneOutsideTape: phase === 'frozen' && c.techniques.backboneOutsideTape,
     queuedBatches: c.prefetch,
     accumulationSteps: c.techniques.accumulationSteps,
-    // float16 storage is planned as checkpointing: its packed boundaries are not modelled yet (the peak,
-    // measured, is the same: a segment's recompute, kept in float32).
+    // float16 storage is checkpointing with its boundaries packed (2 bytes a value); each recompute
+    // still runs, and is taped, in float32.
     checkpointing: phase === 'fine-tune' ? checkpointingOf(c.techniques) : 'off',
+    boundaryStorage: c.techniques.float16Storage ? 'float16' : 'float32',
   };
 }

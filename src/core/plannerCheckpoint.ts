@@ -1,5 +1,5 @@
-import type { ModelSpec } from './modelSpec';
-import { cats, sum, type Candidate, type Held, type Params, type PlanInput } from './plannerParts';
+import { product, type ModelSpec } from './modelSpec';
+import { cats, F32, sum, type Candidate, type Held, type Params, type PlanInput } from './plannerParts';
 import { gradientPath, tapedLayers, type PerLayer } from './plannerRecipes';
 import { cutSegments } from './segments';
 
@@ -21,8 +21,12 @@ export function checkpointSegments(spec: ModelSpec): { name: string; layers: str
 /** A checkpointed pass's segments with each layer's recipe, and what the candidates share. */
 interface Checkpointed {
   segments: PerLayer[][];
-  /** Each segment's output: the next one's input. */
+  /** Each segment's output: the next one's input, float32 bytes. */
   boundary: number[];
+  /** Each boundary's bytes as kept between the passes (packed with float16 storage). */
+  kept: number[];
+  /** Float16 storage: a boundary is unpacked to float32 for its segment's run. */
+  packed: boolean;
   /** The first segment that trains, the first to be recomputed. */
   first: number;
   params: Params;
@@ -33,7 +37,17 @@ const layerMap = (layers: PerLayer[], f: (l: PerLayer) => number) =>
   new Map(layers.map((l) => [l.layer, f(l)]));
 
 /** Segment inputs still held while segment s runs: those from the first recomputed segment on. */
-const keptBefore = (c: Checkpointed, s: number) => sum(c.boundary.slice(Math.max(1, c.first) - 1, s));
+const keptBefore = (c: Checkpointed, s: number) => sum(c.kept.slice(Math.max(1, c.first) - 1, s));
+
+/**
+ * With float16 storage, the float32 input of segment s beside its packed copy: in the forward pass the
+ * previous segment's output (for a segment that keeps it), in the backward pass the unpacked boundary.
+ */
+const unpackedInput = (c: Checkpointed, s: number) =>
+  c.packed && s > 0 && s >= c.first ? c.boundary[s - 1]! : 0;
+
+/** Bytes of n float32 bytes' worth of values packed as binary16 pairs: ceil(n / 2) int32 words. */
+export const packedBytes = (float32Bytes: number): number => Math.ceil(float32Bytes / F32 / 2) * F32;
 
 /** Each segment but the last run outside the tape, keeping its input where it will be recomputed. */
 function segmentForwards(c: Checkpointed): Candidate[] {
@@ -51,7 +65,7 @@ function segmentForwards(c: Checkpointed): Candidate[] {
       at: 'forward',
       categories: cats(c.params, c.held.input, {
         gradients: c.held.accumulator,
-        savedActivations: keptBefore(c, s) + inputBoundary,
+        savedActivations: keptBefore(c, s) + inputBoundary + unpackedInput(c, s),
         transient: peak,
       }),
       byLayer: layerMap(layers, (l) => l.out),
@@ -70,7 +84,7 @@ function segmentBackwards(c: Checkpointed): Candidate[] {
   let doneGradients = 0;
   for (let s = last; s >= c.first; s--) {
     const layers = segments[s]!;
-    const saved = keptBefore(c, s) + sum(layers.map((l) => l.saved));
+    const saved = keptBefore(c, s) + unpackedInput(c, s) + sum(layers.map((l) => l.saved));
     const dy = s < last ? boundary[s]! : 0;
     const snapshot = s < last ? sum(layers.map((l) => l.fixed)) : 0;
     // Backprop walks the segment from its last layer; what each layer computes stays until the segment
@@ -132,7 +146,9 @@ export function checkpointedCandidates(
   const first = segments.findIndex((s) => s.some((l) => l.weightGradients > 0));
   if (first < 0) return [];
   const boundary = segments.map((s) => s[s.length - 1]?.out ?? 0);
-  const c: Checkpointed = { segments, boundary, first, params, held };
+  const packed = input.boundaryStorage === 'float16';
+  const kept = packed ? boundary.map(packedBytes) : boundary;
+  const c: Checkpointed = { segments, boundary, kept, packed, first, params, held };
   return [...segmentForwards(c), ...segmentBackwards(c)];
 }
 
@@ -141,10 +157,34 @@ export function checkpointedCandidates(
  * first trainable one on, except the last, whose forward runs only under the tape.
  */
 export function recomputedMacs(spec: ModelSpec, trainable: ReadonlySet<string>): number {
+  const { segments, first } = trainedSegments(spec, trainable);
+  return first < 0 ? 0 : sum(segments.slice(first, -1).flatMap((s) => s.map((l) => l.macs)));
+}
+
+/** The checkpoint segments' layers, and the first segment with a trainable weight (-1: none). */
+function trainedSegments(spec: ModelSpec, trainable: ReadonlySet<string>) {
   const byName = new Map(spec.layers.map((l) => [l.name, l]));
   const segments = checkpointSegments(spec).map((s) => s.layers.map((n) => byName.get(n)!));
   const first = segments.findIndex((s) =>
     s.some((l) => trainable.has(l.name) && sum(l.trainableWeightSizes) > 0),
   );
-  return first < 0 ? 0 : sum(segments.slice(first, -1).flatMap((s) => s.map((l) => l.macs)));
+  return { segments, first };
+}
+
+/**
+ * Bytes of the segment inputs kept between the forward and the backward pass (those of the segments
+ * recomputed, the batch excluded), as stored: what float16 storage halves and the trainer reports as
+ * StepTechnique.checkpoint.boundaryBytes. 0 when nothing trains.
+ */
+export function keptBoundaryBytes(
+  spec: ModelSpec,
+  trainable: ReadonlySet<string>,
+  batch: number,
+  storage: PlanInput['boundaryStorage'] = 'float32',
+): number {
+  const { segments, first } = trainedSegments(spec, trainable);
+  if (first < 0) return 0;
+  const outputs = segments.map((s) => batch * product(s[s.length - 1]?.outputShape ?? []) * F32);
+  const kept = outputs.slice(Math.max(1, first) - 1, -1);
+  return sum(storage === 'float16' ? kept.map(packedBytes) : kept);
 }

@@ -25,6 +25,11 @@ export interface PlanInput {
    */
   checkpointing?: 'off' | 'blocks';
   /**
+   * How checkpointing keeps its segment boundaries (default 'float32'): 'float16' packs each into
+   * binary16 pairs, ceil(n / 2) int32 words (float16 storage); ignored without checkpointing.
+   */
+  boundaryStorage?: 'float32' | 'float16';
+  /**
    * A step of the frozen phase's later epochs with the feature cache (only with the backbone outside the
    * tape): the head trains on stored backbone features, made one batch at a time from host memory, so
    * there are no images, no prefetched batches and no backbone pass.

@@ -1,5 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { trainableLayers } from '../../core/modelSpec';
+import { planTfjs, predictionError } from '../../core/planner';
+import { keptBoundaryBytes } from '../../core/plannerCheckpoint';
+import { describeModel } from '../memory/describe';
 import { releaseAbandonedTape } from '../tfjsInternals';
 import { checkpointedGradients, type BoundaryStorage } from './checkpoint';
 import {
@@ -14,7 +18,7 @@ import { sparseCategoricalCrossentropy } from './losses';
 import { savedActivations } from './measure';
 import { blockSegments } from './segments';
 import { Trainer } from './trainer';
-import type { TrainerOptions } from './types';
+import type { StepMetrics, TrainerOptions } from './types';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -183,6 +187,47 @@ describe('float16 boundary storage', () => {
     }
     tf.dispose([batch.xs, batch.ys]);
   });
+
+  // Full fine-tune: the peak is the stem's recompute, where nothing is kept yet; last 30 layers: the
+  // forward of a segment never recomputed. Float16 storage moves neither peak, but the kept bytes
+  // the planner predicts must be the trainer's, byte for byte.
+  it.each([
+    ['full fine-tune', 10_000, 8],
+    ['last 30 layers', 30, 32],
+  ])(
+    'the planner predicts the kept boundaries exactly and the peak within 3%% (%s)',
+    async (_l, unfreeze, n) => {
+      for (const storage of ['float32', 'float16'] as const) {
+        const { t, model, dispose } = fineTuner(
+          { checkpointing: 'blocks', activationStorage: storage },
+          unfreeze,
+        );
+        const batch = noiseBatch(n, SIZE, CLASSES, 33);
+        await t.step(batch);
+        let metrics: StepMetrics | null = null;
+        const measured = await tf.profile(async () => {
+          metrics = await t.step(batch);
+        });
+        const spec = describeModel(model, t.backboneLayerCount);
+        const trainable = trainableLayers(spec, 'fine-tune', unfreeze);
+        const plan = planTfjs({
+          spec,
+          batch: n,
+          trainable,
+          optimizer: 'adam',
+          backboneOutsideTape: false,
+          checkpointing: 'blocks',
+          boundaryStorage: storage,
+        });
+        const kept = (metrics as StepMetrics | null)?.technique.checkpoint?.boundaryBytes;
+        expect(kept).toBeGreaterThan(0);
+        expect(keptBoundaryBytes(spec, trainable, n, storage)).toBe(kept);
+        expect(Math.abs(predictionError(plan.peakBytes, measured.peakBytes))).toBeLessThan(3);
+        tf.dispose([batch.xs, batch.ys]);
+        dispose();
+      }
+    },
+  );
 
   it('leaks nothing across calls, and a failure during a recompute releases everything', () => {
     const batch = noiseBatch(2, SIZE, CLASSES, 32);
