@@ -1,9 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { provideCommands } from './store/commands';
+import { provideCommands, provideModelLibrary } from './store/commands';
 import { labStore } from './store/store';
 import { LabClient } from './workers/client';
+import { modelLibrary } from './workers/modelLibrary';
 import './styles.css';
 
 declare global {
@@ -15,6 +16,7 @@ declare global {
 
 const client = new LabClient();
 provideCommands(client);
+provideModelLibrary(modelLibrary);
 void client.start();
 
 // A read-only handle for e2e tests, compiled into dev and e2e builds only.

@@ -160,6 +160,26 @@ export interface ModelFile {
   bytes: Uint8Array;
 }
 
+/** A lab model saved in this browser, as its list shows it; the zip itself is stored apart, same id. */
+export interface SavedModelMeta {
+  /** IndexedDB key; absent before the model is stored. */ id?: number;
+  name: string;
+  /** ISO date. */ savedAt: string;
+  model: ModelId;
+  height: number;
+  width: number;
+  numClasses: number;
+  /** Class names in the head's order; empty when the lab did not know them. */ classes: string[];
+  /** Last validation accuracy, 0–1, or null. */ valAccuracy: number | null;
+  /** Size of the stored zip. */ bytes: number;
+}
+
+/** A lab model zip read and handed to the engine as the starting weights. */
+export interface ZipLoaded {
+  /** The zip's name. */ label: string;
+  /** 'EfficientNet-Tiny at 32×32, 3 classes (a, b, c)'. */ summary: string;
+}
+
 /** An error as it crosses the thread boundary (Error objects lose their fields when cloned). */
 export interface EngineError {
   /** Error class name, e.g. 'RangeError'. */ name: string;

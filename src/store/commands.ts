@@ -1,4 +1,5 @@
 import type { BackendRequest } from '../core/backend';
+import type { SavedModelMeta, ZipLoaded } from '../core/protocol';
 import type { Remedy } from '../core/remedies';
 
 /** A file the page saves for the user (an exported model). */
@@ -49,6 +50,40 @@ export interface LabCommands {
   loadWeightsFromUrl(url: string): Promise<void>;
   /** The last run's model as one file to save (tfjs Layers zip or Keras .h5), or null when refused. */
   exportModel(format: 'tfjs-layers' | 'keras-h5'): Promise<SavedFile | null>;
+}
+
+/**
+ * Lab models kept as zips: the download with the lab's notes, saved in this browser (IndexedDB), and read
+ * back (a dropped zip or a saved one) as the starting weights with the settings they need.
+ */
+export interface ModelLibrary {
+  /** The last run's model as the tfjs Layers zip with lab.json (name, classes, accuracy), or null. */
+  downloadZip(name: string): Promise<SavedFile | null>;
+  /** Saves the last run's model in this browser; throws naming a full quota. Null without a model. */
+  saveTrained(name: string): Promise<SavedModelMeta | null>;
+  /** Keeps a zip that was read (dropped) in this browser. */
+  keepZip(bytes: Uint8Array, label: string): Promise<SavedModelMeta>;
+  /** Every saved model, newest first. */
+  list(): Promise<SavedModelMeta[]>;
+  remove(id: number): Promise<void>;
+  /** Reads a zip, applies its architecture and input size, loads its weights; throws naming the zip. */
+  loadZip(bytes: Uint8Array, label: string): Promise<ZipLoaded>;
+  /** Loads a saved model the same way. */
+  loadSaved(id: number): Promise<ZipLoaded>;
+  /** Calls `listener` after any save or delete; returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
+}
+
+let library: ModelLibrary | null = null;
+
+/** Called once at start-up by main.tsx. */
+export function provideModelLibrary(l: ModelLibrary): void {
+  library = l;
+}
+
+export function modelLibrary(): ModelLibrary {
+  if (!library) throw new Error('The model library used before start-up provided it.');
+  return library;
 }
 
 let current: LabCommands | null = null;

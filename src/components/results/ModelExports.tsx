@@ -1,5 +1,7 @@
-import { useState } from 'react';
-import { commands } from '../../store/commands';
+import { useId, useState } from 'react';
+import { catalogEntry } from '../../core/models';
+import { commands, modelLibrary } from '../../store/commands';
+import { labStore } from '../../store/store';
 import { saveFile } from './download';
 import { useLab } from '../useLab';
 
@@ -8,31 +10,69 @@ const FORMATS = [
   { format: 'keras-h5', label: 'Weights: Keras .h5' },
 ] as const;
 
-/** The last run's model as a tfjs Layers zip (tf.loadLayersModel) or Keras .h5 weights (load_weights). */
+/** The name a saved model gets unless the user types one: architecture, size and date. */
+function defaultName(): string {
+  const c = labStore.getState().run.config;
+  const model = c ? `${catalogEntry(c.model).displayName} ${c.height}×${c.width}` : 'model';
+  return `${model}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
+}
+
+/**
+ * The last run's model as a tfjs Layers zip (tf.loadLayersModel, or back into the lab), as Keras .h5
+ * weights (load_weights), or saved in this browser (IndexedDB) to load back later.
+ */
 export function ModelExports() {
   const trained = useLab(
     (s) => s.run.config !== null && s.run.status !== 'running' && s.run.status !== 'stopping',
   );
   const [status, setStatus] = useState<string | null>(null);
-  const save = async (format: (typeof FORMATS)[number]['format']) => {
+  const [name, setName] = useState('');
+  const id = useId();
+  const run = async (work: () => Promise<string>) => {
     setStatus('Exporting…');
     try {
-      const file = await commands().exportModel(format);
-      if (file) saveFile(file.name, file.bytes, file.type);
-      setStatus(file ? `Saved ${file.name}.` : 'No model to export.');
+      setStatus(await work());
     } catch (err) {
       setStatus(`Export failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
+  const download = (format: (typeof FORMATS)[number]['format']) =>
+    run(async () => {
+      const file =
+        format === 'tfjs-layers'
+          ? await modelLibrary().downloadZip(defaultName())
+          : await commands().exportModel(format);
+      if (file) saveFile(file.name, file.bytes, file.type);
+      return file ? `Saved ${file.name}.` : 'No model to export.';
+    });
+  const keep = () =>
+    run(async () => {
+      const saved = await modelLibrary().saveTrained(name.trim() || defaultName());
+      if (!saved) return 'No model to export.';
+      return `Saved '${saved.name}' in this browser (${(saved.bytes / 1e6).toFixed(1)} MB): load it back under Starting weights, From a file.`;
+    });
   return (
     <fieldset>
       <legend>Trained model</legend>
       <div className="buttons">
         {FORMATS.map((f) => (
-          <button key={f.format} type="button" disabled={!trained} onClick={() => void save(f.format)}>
+          <button key={f.format} type="button" disabled={!trained} onClick={() => void download(f.format)}>
             {f.label}
           </button>
         ))}
+      </div>
+      <div className="row">
+        <label htmlFor={`${id}-name`}>Name</label>
+        <input
+          id={`${id}-name`}
+          value={name}
+          placeholder="architecture, size and date"
+          onChange={(e) => setName(e.target.value)}
+          data-testid="save-model-name"
+        />
+        <button type="button" disabled={!trained} onClick={() => void keep()} data-testid="save-model">
+          Save in this browser
+        </button>
       </div>
       {status && <p role="status">{status}</p>}
     </fieldset>

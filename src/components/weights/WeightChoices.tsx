@@ -4,7 +4,11 @@ import { updateConfig } from '../../store/store';
 
 const CHOICES: { value: WeightsChoice; label: string }[] = [
   { value: 'nsfwjs', label: 'Pretrained MobileNetV2, shipped with the lab (offline)' },
-  { value: 'file', label: 'From a file or URL: a Keras .h5, or a tfjs model.json with its shards' },
+  {
+    value: 'file',
+    label:
+      'From a file or URL: a Keras .h5, a tfjs model.json with its shards, or a lab model (its .zip, or saved in this browser)',
+  },
   { value: 'random', label: 'Random initialisation (memory does not depend on weight values)' },
 ];
 

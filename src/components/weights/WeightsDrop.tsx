@@ -1,6 +1,8 @@
 import type { DragEvent } from 'react';
 import { commands } from '../../store/commands';
 import type { LabState } from '../../store/types';
+import { loadZipFile } from './labZip';
+import { SavedModels } from './SavedModels';
 
 interface Props {
   /** The field's id, naming the URL input. */ id: string;
@@ -11,13 +13,20 @@ interface Props {
   weights: LabState['weights'];
 }
 
+/** A lab model zip loads through the zip reader; anything else goes to the engine as dropped files. */
+function loadFiles(files: File[]): void {
+  const [only] = files;
+  if (only && files.length === 1 && /\.zip$/i.test(only.name)) void loadZipFile(only);
+  else void commands().loadWeights(files);
+}
+
 /** The drop zone, file picker and URL form for weights from a file, and what was loaded this session. */
 export function WeightsDrop({ id, url, setUrl, over, setOver, weights }: Props) {
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setOver(false);
     const files = [...e.dataTransfer.files];
-    if (files.length > 0) void commands().loadWeights(files);
+    if (files.length > 0) loadFiles(files);
   };
   return (
     <div
@@ -31,24 +40,25 @@ export function WeightsDrop({ id, url, setUrl, over, setOver, weights }: Props) 
       onDrop={onDrop}
     >
       <p>
-        Drop a Keras <code>.h5</code> weights file, or a <code>model.json</code> together with its shards,
-        here, or{' '}
+        Drop a Keras <code>.h5</code> weights file, a <code>model.json</code> together with its shards, or a
+        model zip the lab exported, here, or{' '}
         <label className="link-like">
           choose files
           <input
             type="file"
             multiple
-            accept=".h5,.hdf5,.json,.bin"
+            accept=".h5,.hdf5,.keras,.json,.bin,.zip"
             data-testid="weights-input"
             onChange={(e) => {
               const files = [...(e.target.files ?? [])];
-              if (files.length > 0) void commands().loadWeights(files);
+              if (files.length > 0) loadFiles(files);
               e.target.value = '';
             }}
           />
         </label>
         .
       </p>
+      <SavedModels />
       <UrlForm id={id} url={url} setUrl={setUrl} loading={weights.status === 'loading'} />
       {weights.status === 'loading' && <p>Reading the weights…</p>}
       {weights.loaded && (
