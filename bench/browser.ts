@@ -5,6 +5,8 @@ import { float16Rows } from './float16';
 import { plannerRows, type PlannerRow } from './plannerRows';
 import { inputRows } from './input';
 import { techniqueRows } from './techniques';
+import { overheadRows } from './overhead';
+import { inputRateRows, type InputRateRow } from './inputRate';
 import type { BenchRow } from './types';
 
 /** What the page hands back to `bench/run.ts`. */
@@ -16,6 +18,10 @@ export interface BrowserBench {
   float16: BenchRow[];
   /** The pack/unpack kernels on edge values, per backend: the mismatches (none when exact). */
   float16Check: { backend: string; mismatches: Float16Mismatch[] }[];
+  /** The lab's instrumented step against plain tfjs (issue 16 item 2). */
+  overhead: BenchRow[];
+  /** Images/s the pipeline delivers against images/s the step consumes (issue 16 item 3). */
+  inputRate: InputRateRow[];
   error?: string;
 }
 
@@ -28,7 +34,16 @@ declare global {
 
 async function main(): Promise<void> {
   const params = new URLSearchParams(location.search);
-  const result: BrowserBench = { backend: '', planner: [], techniques: [], float16: [], float16Check: [] };
+  const result: BrowserBench = {
+    backend: '',
+    planner: [],
+    techniques: [],
+    float16: [],
+    float16Check: [],
+    overhead: [],
+    inputRate: [],
+  };
+  const log = (line: string) => window.__benchProgress?.push(line);
   window.__benchProgress = [];
   try {
     if (!(await tf.setBackend('webgpu'))) throw new Error('WebGPU is not available in this browser');
@@ -41,6 +56,9 @@ async function main(): Promise<void> {
     if (params.get('techniques') !== '0')
       // Technique rows time three steps as on cpu: one SwiftShader step varies by a third from run to run.
       result.techniques = [...(await techniqueRows({})), ...(await inputRows({ quick: true }))];
+    if (params.get('overhead') !== '0') result.overhead = await overheadRows({ size: 64, steps: 3 });
+    if (params.get('inputRate') !== '0')
+      result.inputRate = await inputRateRows({ jpegs: 1000, steps: 2, log });
     if (params.get('float16') !== '0') {
       result.float16Check.push({ backend: 'webgpu', mismatches: await float16SelfCheck() });
       result.float16 = await float16Rows({ steps: 1 });

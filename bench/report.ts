@@ -1,3 +1,4 @@
+import { achievedFlops } from '../src/core/adapterKind';
 import { predictionError } from '../src/core/planner';
 import type { PlannerRow } from './plannerRows';
 import type { BenchRow, BenchSide } from './types';
@@ -72,8 +73,14 @@ const predicted = (side: BenchSide): string =>
     ? 'predicted —'
     : `predicted ${mb(side.predictedPeakBytes).padStart(10)} (error ${pct(predictionError(side.predictedPeakBytes, side.peakBytes))})`;
 
+/** Achieved GFLOP/s of a side that counts its FLOPs (measured step time, the planner's FLOPs). */
+const rate = (side: BenchSide): string =>
+  side.flops === undefined || side.stepMs === undefined
+    ? ''
+    : `  ${(achievedFlops(side.flops, side.stepMs) / 1e9).toFixed(2)} GFLOP/s achieved (${(side.flops / 1e9).toFixed(2)} GFLOP a step)`;
+
 const sideLine = (side: BenchSide): string =>
-  `  ${side.name.padEnd(30)} peak ${mb(side.peakBytes).padStart(10)}  activations ${mb(side.activationBytes).padStart(10)}  step ${side.stepMs?.toFixed(0) ?? '—'} ms${side.kernels === undefined ? '' : ` (${side.kernels} kernels)`}  ${predicted(side)}`;
+  `  ${side.name.padEnd(30)} peak ${mb(side.peakBytes).padStart(10)}  activations ${mb(side.activationBytes).padStart(10)}  step ${side.stepMs?.toFixed(0) ?? '—'} ms${side.kernels === undefined ? '' : ` (${side.kernels} kernels)`}  ${predicted(side)}${rate(side)}`;
 
 export function techniqueTable(rows: BenchRow[]): string[] {
   return rows.flatMap((r) => [

@@ -9,17 +9,30 @@ import { inputRows } from './input';
 import { techniqueRows } from './techniques';
 import { float16Rows } from './float16';
 import { listingRow, listingTable } from './listing';
+import { overheadRows } from './overhead';
+import { inputRateTable } from './inputRate';
+import { journeyRow, journeyTable } from './journey';
 
 /**
  * `npm run bench`: every row is measured in this run, side by side. First on the cpu backend in Node,
  * then on WebGPU in headless Chromium (SwiftShader on machines without a GPU). Flags:
- * --cpu-only, --webgpu-only, --no-techniques, --no-planner, --no-float16, --no-listing.
+ * --cpu-only, --webgpu-only, --no-<group> to leave a group out, --only=<group>,<group> to run just those.
+ * Groups: techniques, planner, float16, listing, overhead (instrument cost), input-rate (pipeline
+ * images/s against the step's), journey (the default journey in the app, timed).
  */
 const args = new Set(process.argv.slice(2));
-const techniques = !args.has('--no-techniques');
-const planner = !args.has('--no-planner');
-const float16 = !args.has('--no-float16');
-const listing = !args.has('--no-listing');
+const only = [...args]
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const group = (name: string) => (only ? only.includes(name) : !args.has(`--no-${name}`));
+const techniques = group('techniques');
+const planner = group('planner');
+const float16 = group('float16');
+const listing = group('listing');
+const overhead = group('overhead');
+const inputRate = group('input-rate');
+const journey = group('journey');
 const print = (lines: string[]) => console.log(lines.join('\n'));
 
 async function cpu(): Promise<void> {
@@ -39,6 +52,11 @@ async function cpu(): Promise<void> {
   if (float16) {
     console.log('\n## float16 storage, float32 math — cpu backend (Node)\n');
     print(techniqueTable(await float16Rows({})));
+  }
+  if (overhead) {
+    // 32 px: one MobileNetV2 fine-tune step at 64 px takes about 45 s on the cpu backend here.
+    console.log('\n## Instrument overhead — cpu backend (Node)\n');
+    print(techniqueTable(await overheadRows({ size: 32, steps: 3 })));
   }
 }
 
@@ -61,7 +79,7 @@ async function webgpu(): Promise<void> {
       if (m.type() === 'error') console.error(`[page] ${m.text()}`);
     });
     await page.goto(
-      `${address}bench/index.html?techniques=${techniques ? 1 : 0}&planner=${planner ? 1 : 0}&float16=${float16 ? 1 : 0}`,
+      `${address}bench/index.html?techniques=${techniques ? 1 : 0}&planner=${planner ? 1 : 0}&float16=${float16 ? 1 : 0}&overhead=${overhead ? 1 : 0}&inputRate=${inputRate ? 1 : 0}`,
     );
     let shown = 0;
     for (;;) {
@@ -101,6 +119,14 @@ function report(result: BrowserBench): void {
     console.log(`\n## float16 storage, float32 math — ${result.backend} (Chromium)\n`);
     print(techniqueTable(result.float16));
   }
+  if (result.overhead.length) {
+    console.log(`\n## Instrument overhead — ${result.backend} (Chromium)\n`);
+    print(techniqueTable(result.overhead));
+  }
+  if (result.inputRate.length) {
+    console.log(`\n## Input pipeline rate — ${result.backend} (Chromium)\n`);
+    print(inputRateTable(result.inputRate, result.backend));
+  }
   for (const check of result.float16Check)
     console.log(
       `\nfloat16 pack/unpack on ${check.backend}: ` +
@@ -112,6 +138,10 @@ function report(result: BrowserBench): void {
 
 if (!args.has('--webgpu-only')) await cpu();
 if (!args.has('--cpu-only')) await webgpu();
+if (journey && !args.has('--cpu-only')) {
+  console.log('\n## Default journey — headless Chromium\n');
+  print(journeyTable(await journeyRow()));
+}
 if (listing && !args.has('--cpu-only')) {
   console.log('\n## Listing a 20,000-file folder — headless Chromium\n');
   print(listingTable(await listingRow()));

@@ -10,6 +10,8 @@ export interface BenchSide {
   stepMs?: number;
   /** Kernels the profiled step ran (what a step's time scales with where each dispatch has a fixed cost). */
   kernels?: number;
+  /** Forward + backward FLOPs of one step (the planner's count), for achieved FLOP/s. */
+  flops?: number;
   /** The planner's predicted peak bytes for this side. */
   predictedPeakBytes?: number;
 }

@@ -1,0 +1,158 @@
+import * as tf from '@tensorflow/tfjs';
+import { trainableLayers } from '../src/core/modelSpec';
+import { planTfjs } from '../src/core/planner';
+import { DEFAULT_TRAIN_CONFIG } from '../src/core/settings';
+import { startRunProbes } from '../src/browser/runProbes';
+import { describeModel } from '../src/ml/memory/describe';
+import { trackLayers } from '../src/ml/memory/layerContext';
+import { buildClassifier } from '../src/ml/models/registry';
+import { noiseBatch } from '../src/ml/train/fixtures';
+import { sparseCategoricalCrossentropy } from '../src/ml/train/losses';
+import { Trainer } from '../src/ml/train/trainer';
+import type { BenchRow, BenchSide } from './types';
+
+/**
+ * Issue 16 item 2: what the lab's instruments cost. Three sides on one model, one set of weights and
+ * one batch, in the default fine-tune phase (the last DEFAULT_TRAIN_CONFIG.fineTune.n backbone layers
+ * and the head train, so every side computes the same forward and backward):
+ * - plain tfjs: `optimizer.minimize` of the same cross-entropy over the same trainable variables;
+ * - the lab's Trainer.step with nothing listening;
+ * - the same step with the run's default probes, as a training run installs them (kernel hook with the
+ *   memory sampler and its timer, per-layer attribution with every layer's call() wrapped, the largest
+ *   allocation, the step peak, the budget check with no budget, the step guard's error scopes).
+ * The sides take turns step by step, so a change in the machine's load falls on all three alike; each
+ * figure is the median of the timed steps, after one warm-up step per side (Adam's slots, shader
+ * compiles). Runs on whatever backend is active.
+ */
+
+const CLASSES = 3;
+const BATCH = 8;
+
+export interface OverheadOptions {
+  /** Input side in pixels (the model is the default MobileNetV2, random weights). */
+  size: number;
+  /** Timed steps per side. */
+  steps: number;
+}
+
+type SideKey = 'plain' | 'trainer' | 'instrumented';
+
+/** Steps every side once per round, in turn, and returns each side's step times. */
+async function timeSides(
+  sides: Record<SideKey, () => Promise<void>>,
+  rounds: number,
+): Promise<Record<SideKey, number[]>> {
+  const times: Record<SideKey, number[]> = { plain: [], trainer: [], instrumented: [] };
+  const keys = Object.keys(sides) as SideKey[];
+  for (let r = 0; r <= rounds; r++) {
+    for (const key of keys) {
+      const start = performance.now();
+      await sides[key]();
+      // Round 0 is the warm-up.
+      if (r > 0) times[key].push(performance.now() - start);
+    }
+  }
+  return times;
+}
+
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted.length ? (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2 : NaN;
+};
+
+/** The two rows: the Trainer alone against plain tfjs, and the instrumented step against plain tfjs. */
+export async function overheadRows(opts: OverheadOptions): Promise<BenchRow[]> {
+  await tf.ready();
+  const backend = tf.getBackend();
+  const { model, backboneLayerCount } = buildClassifier({
+    id: DEFAULT_TRAIN_CONFIG.model,
+    height: opts.size,
+    width: opts.size,
+    includePreprocessing: true,
+    numClasses: CLASSES,
+    seed: 1,
+  });
+  const batch = noiseBatch(BATCH, opts.size, CLASSES, 7);
+  const trainer = new Trainer(model, backboneLayerCount, { seed: 1 });
+  const unfreeze = DEFAULT_TRAIN_CONFIG.fineTune.kind === 'last' ? DEFAULT_TRAIN_CONFIG.fineTune.n : 20;
+  trainer.compile('fine-tune', DEFAULT_TRAIN_CONFIG.fineTuneLearningRate, unfreeze);
+  const plainOptimizer = tf.train.adam(DEFAULT_TRAIN_CONFIG.fineTuneLearningRate);
+  const variables = model.trainableWeights.map((w) => w.read() as tf.Variable);
+  const spec = describeModel(model, backboneLayerCount);
+  // The planner's forward + backward FLOPs of this step (core/plannerRecipes stepFlops), for FLOP/s.
+  const { flops } = planTfjs({
+    spec,
+    batch: BATCH,
+    trainable: trainableLayers(spec, 'fine-tune', unfreeze),
+    optimizer: 'adam',
+    backboneOutsideTape: false,
+    accumulationSteps: 1,
+    checkpointing: 'off',
+    cachedFeatures: false,
+  });
+  trackLayers(model);
+  const config = { budgetBytes: null, preciseProfile: false };
+  const t0 = performance.now();
+  const sides: Record<SideKey, () => Promise<void>> = {
+    plain: async () => {
+      const loss = plainOptimizer.minimize(
+        () =>
+          sparseCategoricalCrossentropy(batch.ys, model.apply(batch.xs, { training: true }) as tf.Tensor2D),
+        true,
+        variables,
+      );
+      await loss?.data();
+      loss?.dispose();
+    },
+    trainer: async () => {
+      await trainer.step(batch);
+    },
+    instrumented: async () => {
+      const probes = startRunProbes(
+        backend,
+        config,
+        () => performance.now() - t0,
+        () => undefined,
+      );
+      try {
+        await probes.guardStep(() => trainer.step(batch));
+        probes.stepPeakBytes?.();
+      } finally {
+        probes.dispose();
+      }
+    },
+  };
+  try {
+    const times = await timeSides(sides, opts.steps);
+    const side = (key: SideKey, name: string): BenchSide => ({
+      name,
+      peakBytes: Number.NaN,
+      stepMs: median(times[key]),
+      flops,
+    });
+    const plain = side('plain', 'plain tfjs minimize');
+    const config = `default MobileNetV2 ${opts.size}×${opts.size} batch ${BATCH}, fine-tune (last ${unfreeze}), median of ${opts.steps}`;
+    const row = (b: BenchSide, target?: number): BenchRow => {
+      const ratio = (b.stepMs ?? NaN) / (plain.stepMs ?? NaN);
+      return {
+        section: 'Instrument overhead',
+        config,
+        backend,
+        a: plain,
+        b,
+        metric: 'step time',
+        ratio,
+        ...(target === undefined ? {} : { target: `≤ ${target}×`, pass: ratio <= target }),
+      };
+    };
+    return [
+      row(side('trainer', 'lab Trainer.step, no probes')),
+      row(side('instrumented', 'lab step + default probes'), 1.05),
+    ];
+  } finally {
+    tf.dispose(batch);
+    plainOptimizer.dispose();
+    trainer.dispose();
+    model.dispose();
+  }
+}
