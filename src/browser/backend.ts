@@ -4,6 +4,21 @@ import '@tensorflow/tfjs-backend-webgpu';
 import { backendCandidates, type BackendInfo, type BackendName, type BackendRequest } from '../core/backend';
 import { webgpuAdapter, webgpuDevice } from '../ml/tfjsInternals';
 
+/** The adapter's own description, kept when WebGPU is probed (tfjs 4.22 keeps only vendor and architecture). */
+let probedAdapter: { description: string; fallback: boolean } | null = null;
+
+/**
+ * What the probed adapter says of itself: its description (e.g. 'SwiftShader Device (Subzero)'), with
+ * 'fallback adapter' added when the browser flags it as one (a software implementation), so that
+ * core/adapterKind can tell an emulated GPU from a real one.
+ */
+function adapterDescription(): string {
+  if (!probedAdapter) return '';
+  return [probedAdapter.description, probedAdapter.fallback ? 'fallback adapter' : '']
+    .filter(Boolean)
+    .join(' · ');
+}
+
 /** Why WebGPU cannot be used here, or null when an adapter is available. */
 async function webgpuUnavailableReason(): Promise<string | null> {
   if (!('gpu' in navigator) || !navigator.gpu) {
@@ -12,6 +27,14 @@ async function webgpuUnavailableReason(): Promise<string | null> {
       : 'WebGPU: needs a secure context (https or localhost)';
   }
   const adapter = await navigator.gpu.requestAdapter();
+  // GPUAdapter.info and isFallbackAdapter are recent (absent from older browsers and older typings).
+  const info = (
+    adapter as (GPUAdapter & { info?: { description?: string; isFallbackAdapter?: boolean } }) | null
+  )?.info;
+  const legacyFallback = (adapter as { isFallbackAdapter?: boolean } | null)?.isFallbackAdapter;
+  probedAdapter = adapter
+    ? { description: info?.description ?? '', fallback: Boolean(info?.isFallbackAdapter ?? legacyFallback) }
+    : null;
   return adapter ? null : 'WebGPU: no GPU adapter available (blocklisted driver or disabled)';
 }
 
@@ -95,11 +118,10 @@ function describeBackend(name: BackendName): Partial<BackendInfo> {
   if (device) {
     const info = webgpuAdapter() ?? {};
     return {
-      // tfjs 4.22 keeps no adapter description.
       adapter: {
         vendor: info.vendor || 'unknown',
         architecture: info.architecture || 'unknown',
-        description: '',
+        description: adapterDescription(),
       },
       limits: {
         maxBufferSize: device.limits.maxBufferSize,

@@ -1,3 +1,4 @@
+import { computeKind, peakNote, type ComputeKind } from '../core/adapterKind';
 import { formatBytes } from '../core/memory';
 import { BACKEND_ORDER, type BackendRequest } from '../core/backend';
 import { commands } from '../store/commands';
@@ -12,6 +13,7 @@ export function BackendBadge() {
   // Switching re-creates the backend under whatever job holds it: a run or a sweep.
   const busy = useLab(selectBusy);
   const info = engine.backend;
+  const kind = computeKind(info);
   return (
     <section className="backend" aria-label="Backend" data-testid="backend-badge">
       <span className={`badge badge-${info?.name ?? engine.status}`} data-testid="backend-name">
@@ -25,6 +27,7 @@ export function BackendBadge() {
             ` · maxBufferSize ${formatBytes(info.limits.maxBufferSize)} · maxStorageBufferBindingSize ${formatBytes(info.limits.maxStorageBufferBindingSize)}`}
           {info.maxTextureSize !== undefined && ` · max texture ${info.maxTextureSize}px`}
           {info.f16Textures && <strong data-testid="f16-textures"> · float16 textures</strong>}
+          <AdapterNotes kind={kind} />
         </span>
       )}
       {info && info.skipped.length > 0 && (
@@ -54,5 +57,23 @@ export function BackendBadge() {
         </select>
       </label>
     </section>
+  );
+}
+
+/** What the adapter means for speed: an emulated GPU is named as one, and a peak FLOP/s is shown only where one is known. */
+function AdapterNotes({ kind }: { kind: ComputeKind }) {
+  return (
+    <>
+      {kind === 'software' && (
+        <strong data-testid="software-adapter">
+          {' '}
+          · software adapter: the GPU is emulated on the CPU, so steps take many times longer than on a GPU
+        </strong>
+      )}
+      <span className="hint" data-testid="peak-note">
+        {' '}
+        · FLOP/s {peakNote(kind).note}
+      </span>
+    </>
   );
 }
