@@ -2,6 +2,7 @@ import { oomMessage } from '../core/oom';
 import { planInput, planTfjs } from '../core/planner';
 import {
   crossingCategory,
+  precisionRemedies,
   rankRemedies,
   remediesFor,
   type RankedRemedy,
@@ -35,7 +36,7 @@ export function OomPanel() {
   if (run.status !== 'oom' || !run.oom) return null;
   const oom = run.oom;
   const phase = run.result?.lastPhase ?? null;
-  const remedies = remediesFor(oom, config, phase, spec);
+  const remedies = [...remediesFor(oom, config, phase, spec), ...precisionRemedies(oom, config, phase)];
   // The planner's view needs the model as it ran; a changed resolution or model waits for a new description.
   const plannable =
     spec !== null && phase !== null && spec.height === config.height && spec.width === config.width;

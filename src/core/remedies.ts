@@ -158,6 +158,33 @@ export function remediesFor(
   return [...ordered, biggerCard(oom, config)].filter((r): r is Remedy => r !== null);
 }
 
+/**
+ * float16 storage as a fix, for a fine-tune step's model pass that does not use it yet: the checkpointed step with
+ * its block boundaries packed as binary16 pairs (checkpointing turns on with it). Kept apart from
+ * remediesFor's ordered list; the OOM panel adds it, and rankRemedies predicts it (the planner models
+ * the packed boundaries) and drops it where the planner sees no change.
+ */
+export function precisionRemedies(
+  oom: OomDetails,
+  config: TrainConfig,
+  phase: TrainingPhase | null,
+): Remedy[] {
+  const t = config.techniques;
+  // While loading the input batch the model had not run: nothing it keeps changes that.
+  if (oom.phase === 'input' || phase !== 'fine-tune' || t.float16Storage) return [];
+  return [
+    {
+      id: 'float16-storage',
+      title: 'Keep activations in float16 storage (float32 math)',
+      why: `${FLOAT16_WORDS}: the checkpointed step keeps its block boundaries as float16 pairs, 2 bytes a value instead of 4, and unpacks them to float32 to recompute. Weights, gradients and Adam slots stay float32.${t.checkpointing === 'off' ? ' Turns per-block checkpointing on.' : ''}`,
+      patch: { techniques: { ...t, float16Storage: true } },
+    },
+  ];
+}
+
+/** The exact words for what the lab's precision mode is, wherever the UI offers it. */
+export const FLOAT16_WORDS = 'float16 storage, float32 math — tfjs has no float16 arithmetic';
+
 /** The configuration a remedy leads to. */
 export function applyRemedy(config: TrainConfig, remedy: Remedy): TrainConfig {
   return { ...config, ...remedy.patch };
