@@ -2,6 +2,7 @@ import type * as tf from '@tensorflow/tfjs';
 import { EarlyStopping } from '../../core/earlyStopping';
 import type { StepProfile } from '../../core/memory';
 import type { EngineEvent, TrainResult } from '../../core/protocol';
+import { pointAfter, type ResumePoint } from '../../core/resume';
 import type { TrainingPhase } from '../../core/trainConfig';
 import type { Batch } from '../data/pipeline';
 import { diagnose } from './diagnostics';
@@ -44,6 +45,29 @@ export interface RunContext {
   featureCache?: { seed: number; limitBytes?: number };
   /** The validation split's paths in order; when set, every phase not stopped ends with classifier diagnostics. */
   validationPaths?: readonly string[];
+  /**
+   * Called after every completed epoch that leaves one to run, with where the run would continue; the
+   * trainer's state is then that point's (the engine saves it so a reload can resume there).
+   */
+  checkpoint?: (point: ResumePoint) => Promise<void>;
+}
+
+/** A saved run to continue: its point, and how to put the trainer's state back once its phase is compiled. */
+export interface ResumeFrom {
+  point: ResumePoint;
+  /**
+   * Restores the trainer's state once the resumed phase is compiled: the dropout draws, and the
+   * optimizer of a phase resumed mid-way (a point at a phase's start saves no optimizer: it starts afresh).
+   */
+  restore: (trainer: Trainer) => Promise<void>;
+}
+
+/** Where a phase starts: its first epoch, the val_loss history EarlyStopping replays, and any restore. */
+interface PhaseStart {
+  index: number;
+  epoch: number;
+  valLosses: number[];
+  restore?: ResumeFrom['restore'];
 }
 
 /** The feature caches of one frozen phase, with the settings they were made with. */
@@ -74,17 +98,30 @@ interface EpochSums {
   seen: number;
 }
 
-/** Frozen phase then fine-tuning, with EarlyStopping per phase (as the seed's two fit() calls). */
+/**
+ * Frozen phase then fine-tuning, with EarlyStopping per phase (as the seed's two fit() calls); from a
+ * saved point when resuming, so no epoch is repeated or lost.
+ */
 export async function runTraining(
   trainer: Trainer,
   plan: readonly PhasePlan[],
   ctx: RunContext,
+  resume?: ResumeFrom,
 ): Promise<TrainResult> {
-  const run: RunState = { phases: [], last: { loss: Number.NaN, accuracy: Number.NaN }, epochIndex: 0 };
+  const point = resume?.point;
+  const run: RunState = point
+    ? { phases: [...point.phasesDone], last: point.last, epochIndex: point.epochIndex }
+    : { phases: [], last: { loss: Number.NaN, accuracy: Number.NaN }, epochIndex: 0 };
+  const first = point ? plan.findIndex((p) => p.phase === point.phase) : 0;
+  if (first < 0) throw new Error(`The saved run continues a ${point?.phase} phase this plan does not have.`);
   let outcome: TrainResult['outcome'] = 'completed';
-  for (const p of plan) {
-    if (p.epochs <= 0) continue;
-    outcome = await runPhase(trainer, p, ctx, run);
+  for (const [index, p] of plan.entries()) {
+    if (index < first || p.epochs <= 0) continue;
+    const resumed = point && index === first;
+    const start: PhaseStart = resumed
+      ? { index, epoch: point.epoch, valLosses: [...point.valLosses], restore: resume.restore }
+      : { index, epoch: 0, valLosses: [] };
+    outcome = await runPhase(trainer, plan, start, ctx, run);
     if (outcome === 'stopped') break;
     if (ctx.validationPaths) {
       const validation = ctx.dataset('validation', run.epochIndex);
@@ -106,14 +143,20 @@ export async function runTraining(
   };
 }
 
-/** One phase: recompile for it, then its epochs until they end, EarlyStopping ends them, or Stop. */
+/**
+ * One phase: recompile for it (and restore its optimizer when resumed mid-way), then its epochs until
+ * they end, EarlyStopping ends them, or Stop; a checkpoint after each completed epoch.
+ */
 async function runPhase(
   trainer: Trainer,
-  p: PhasePlan,
+  plan: readonly PhasePlan[],
+  start: PhaseStart,
   ctx: RunContext,
   run: RunState,
 ): Promise<TrainResult['outcome']> {
+  const p = plan[start.index]!;
   const summary = trainer.compile(p.phase, p.learningRate, p.unfreeze);
+  await start.restore?.(trainer);
   run.phases.push(p.phase);
   ctx.emit({
     kind: 'phase',
@@ -124,13 +167,28 @@ async function runPhase(
     epochs: p.epochs,
   });
   const early = new EarlyStopping(ctx.patience);
+  // A resumed phase's EarlyStopping sees the val_loss of its earlier epochs again, as it had.
+  for (const loss of start.valLosses) if (Number.isFinite(loss)) early.update(loss);
+  const valLosses = [...start.valLosses];
   const caches = phaseCaches(trainer, ctx);
   // An epoch that EarlyStopping ends does not advance epochIndex: the next phase starts on its seed.
-  for (let epoch = 0; epoch < p.epochs; epoch++, run.epochIndex++) {
+  for (let epoch = start.epoch; epoch < p.epochs; epoch++, run.epochIndex++) {
     const val = await runEpoch(trainer, { phase: p.phase, epoch }, run.epochIndex, ctx, caches);
     if (!val) return 'stopped';
     run.last = val;
-    if (Number.isFinite(val.loss) && early.update(val.loss)) {
+    valLosses.push(val.loss);
+    const earlyStopped = Number.isFinite(val.loss) && early.update(val.loss);
+    const next = pointAfter(plan, {
+      phaseIndex: start.index,
+      epoch,
+      earlyStopped,
+      nextEpochIndex: earlyStopped ? run.epochIndex : run.epochIndex + 1,
+      phases: run.phases,
+      valLosses,
+      last: val,
+    });
+    if (next) await ctx.checkpoint?.(next);
+    if (earlyStopped) {
       ctx.emit({
         kind: 'log',
         level: 'info',

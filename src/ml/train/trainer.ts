@@ -1,21 +1,18 @@
 import * as tf from '@tensorflow/tfjs';
-import type { StepBreakdown, StepMode, StepTechnique } from '../../core/memory';
+import type { StepBreakdown, StepMode } from '../../core/memory';
+import type { TrainerSnapshot } from '../../core/resume';
 import { microBatchSizes } from '../../core/planner';
 import type { TrainingPhase } from '../../core/trainConfig';
 import { inPhase, setStepPhase } from '../memory/stepPhase';
 import { registeredVariables, releaseAbandonedTape } from '../tfjsInternals';
 import { checkpointedGradients } from './checkpoint';
 import { withDropoutSeeds } from './dropoutSeeds';
+import type { Accumulated, MicroLosses, MicroPass, MicroStep } from './microStep';
 import { applyPhase, type TrainableSummary, type Unfreeze } from './freeze';
 import { DynamicLossScale, type LossScaleState } from './lossScale';
 import { sparseAccuracy, sparseCategoricalCrossentropy } from './losses';
-import {
-  distinctBytes,
-  largerSaved,
-  NOTHING_SAVED,
-  savedActivations,
-  type SavedActivations,
-} from './measure';
+import { distinctBytes, largerSaved, NOTHING_SAVED, savedActivations } from './measure';
+import { restoreOptimizer, saveOptimizer } from './resume';
 import { blockSegments, type Segment } from './segments';
 import { addInto, images, isTensor, mapValues, sliceRows } from './tensors';
 import { DEFAULT_TRAINER_OPTIONS, type StepBatch, type StepMetrics, type TrainerOptions } from './types';
@@ -24,29 +21,6 @@ import { DEFAULT_TRAINER_OPTIONS, type StepBatch, type StepMetrics, type Trainer
 interface SplitModel {
   backbone: tf.LayersModel;
   head: tf.LayersModel;
-}
-
-/** One micro-batch's contribution: its scaled loss, weighted accuracy, gradients and measurements. */
-interface MicroStep {
-  loss: tf.Scalar;
-  accuracy: tf.Scalar;
-  grads: tf.NamedTensorMap;
-  saved: SavedActivations;
-  checkpoint: StepTechnique['checkpoint'];
-}
-
-/** A micro-batch's forward and backward, before its loss and accuracy are added. */
-type MicroPass = Pick<MicroStep, 'grads' | 'saved' | 'checkpoint'>;
-
-/** The loss and weighted accuracy a micro-batch's loss function computed, once it has run. */
-type MicroLosses = Partial<Pick<MicroStep, 'loss' | 'accuracy'>>;
-
-/** What the micro-batches of one batch left behind, besides the gradient sum. */
-interface Accumulated {
-  sizes: number[];
-  parts: { loss: tf.Scalar; accuracy: tf.Scalar }[];
-  saved: SavedActivations;
-  checkpoint: StepTechnique['checkpoint'];
 }
 
 /**
@@ -88,6 +62,22 @@ export class Trainer {
     this.lossScale =
       this.options.lossScaling === 'dynamic' ? new DynamicLossScale(this.options.lossScale) : null;
     return summary;
+  }
+
+  /**
+   * What a resumed run needs besides the model's weights: Adam's iteration count and slots, and how many
+   * forward passes drew dropout masks (so the resumed steps draw the masks the run would have drawn).
+   */
+  async snapshotState(): Promise<Omit<TrainerSnapshot, 'weights'>> {
+    if (!this.optimizer) throw new Error('Trainer.snapshotState() called before compile()');
+    return { optimizer: await saveOptimizer(this.optimizer), draws: this.draws };
+  }
+
+  /** Puts snapshotState()'s state back, right after compile() for the phase it was taken in. */
+  async restoreState(state: Omit<TrainerSnapshot, 'weights'>): Promise<void> {
+    if (!this.optimizer) throw new Error('Trainer.restoreState() called before compile()');
+    await restoreOptimizer(this.optimizer, state.optimizer);
+    this.draws = state.draws;
   }
 
   /** Whether the next step runs the backbone outside the tape. */
