@@ -1,5 +1,6 @@
 import { computeKind, peakNote, type ComputeKind } from '../core/adapterKind';
 import { formatBytes } from '../core/memory';
+import { isSoftwareDefaults, SOFTWARE_TRAIN_CONFIG } from '../core/settings';
 import { BACKEND_ORDER, type BackendRequest } from '../core/backend';
 import { commands } from '../store/commands';
 import { selectBusy } from '../store/selectors';
@@ -14,6 +15,7 @@ export function BackendBadge() {
   const busy = useLab(selectBusy);
   const info = engine.backend;
   const kind = computeKind(info);
+  const softwareDefaults = useLab((s) => isSoftwareDefaults(s.config));
   return (
     <section className="backend" aria-label="Backend" data-testid="backend-badge">
       <span className={`badge badge-${info?.name ?? engine.status}`} data-testid="backend-name">
@@ -27,7 +29,7 @@ export function BackendBadge() {
             ` · maxBufferSize ${formatBytes(info.limits.maxBufferSize)} · maxStorageBufferBindingSize ${formatBytes(info.limits.maxStorageBufferBindingSize)}`}
           {info.maxTextureSize !== undefined && ` · max texture ${info.maxTextureSize}px`}
           {info.f16Textures && <strong data-testid="f16-textures"> · float16 textures</strong>}
-          <AdapterNotes kind={kind} />
+          <AdapterNotes kind={kind} softwareDefaults={softwareDefaults} />
         </span>
       )}
       {info && info.skipped.length > 0 && (
@@ -61,9 +63,17 @@ export function BackendBadge() {
 }
 
 /** What the adapter means for speed: an emulated GPU is named as one, and a peak FLOP/s is shown only where one is known. */
-function AdapterNotes({ kind }: { kind: ComputeKind }) {
+function AdapterNotes({ kind, softwareDefaults }: { kind: ComputeKind; softwareDefaults: boolean }) {
+  const c = SOFTWARE_TRAIN_CONFIG;
   return (
     <>
+      {softwareDefaults && kind !== 'gpu' && (
+        <strong data-testid="software-defaults">
+          {' '}
+          · defaults for a machine without a GPU: {c.height}×{c.width} (the sample&apos;s own size) and
+          augmentation off, so the feature cache serves every frozen epoch after the first
+        </strong>
+      )}
       {kind === 'software' && (
         <strong data-testid="software-adapter">
           {' '}

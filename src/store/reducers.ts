@@ -1,6 +1,8 @@
 // Pure reducers for everything but runs and sweeps (see runReducers.ts): (state, payload) => state.
 // The engine client and the views change state only through the actions made from these (actions.ts).
+import { computeKind } from '../core/adapterKind';
 import type { BackendInfo, BackendRequest } from '../core/backend';
+import { adoptMachineDefaults } from '../core/settings';
 import type { ModelSpec } from '../core/modelSpec';
 import type {
   ImageSource,
@@ -75,7 +77,9 @@ export function engineStarting(s: LabState): LabState {
 }
 
 export function engineReady(s: LabState, backend: BackendInfo): LabState {
-  return { ...s, engine: { ...s.engine, status: 'ready', backend, error: null } };
+  // Untouched defaults become this machine's (core/settings adoptMachineDefaults); a link's settings stay.
+  const config = s.workshop.link ? s.config : adoptMachineDefaults(s.config, computeKind(backend));
+  return { ...s, config, engine: { ...s.engine, status: 'ready', backend, error: null } };
 }
 
 export function engineFailed(s: LabState, message: string): LabState {
