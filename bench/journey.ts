@@ -1,6 +1,7 @@
 // Bench row (issue 16 item 1): the newcomer's default journey in headless Chromium, as a user does it:
 // open the lab, "Use built-in sample", Train with the default settings, until the fine-tune phase ends.
-// WebGPU runs on SwiftShader where there is no GPU. Run alone with `npx tsx bench/journey.ts [limit s]`.
+// WebGPU runs on SwiftShader where there is no GPU. Run alone with
+// `npx tsx bench/journey.ts [limit s] [settings link query]`.
 import { chromium, type Page } from '@playwright/test';
 import { createServer } from 'vite';
 import { findChromium } from '../e2e/chromium';
@@ -131,8 +132,11 @@ async function journey(page: Page, limitMs: number): Promise<JourneyRow> {
   };
 }
 
-/** Serves the app (random port, dev build with the store handle), runs the journey, and times it. */
-export async function journeyRow(limitS = 900): Promise<JourneyRow> {
+/**
+ * Serves the app (random port, dev build with the store handle), runs the journey, and times it.
+ * `query` is a settings link (core/urlSettings) for measuring a candidate default; none for the defaults.
+ */
+export async function journeyRow(limitS = 900, query = ''): Promise<JourneyRow> {
   const server = await createServer({
     root: process.cwd(),
     server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
@@ -146,7 +150,9 @@ export async function journeyRow(limitS = 900): Promise<JourneyRow> {
   try {
     const page = await browser.newPage();
     page.on('pageerror', (err) => console.error(`[journey page] ${err.message}`));
-    await page.goto(server.resolvedUrls?.local[0] ?? '', { timeout: 120_000 });
+    await page.goto(`${server.resolvedUrls?.local[0] ?? ''}${query ? `?${query}` : ''}`, {
+      timeout: 120_000,
+    });
     return await journey(page, limitS * 1000);
   } finally {
     await browser.close();
@@ -171,7 +177,7 @@ export function journeyTable(r: JourneyRow): string[] {
 }
 
 if (process.argv[1]?.endsWith('journey.ts')) {
-  journeyRow(Number(process.argv[2] ?? 900)).then(
+  journeyRow(Number(process.argv[2] ?? 900), process.argv[3] ?? '').then(
     (r) => console.log(journeyTable(r).join('\n')),
     (err: unknown) => {
       console.error(err);
