@@ -71,6 +71,15 @@ export interface StepProfile {
   /** The kernels that added the most bytes, largest first. */ largest: ProfiledKernel[];
 }
 
+/**
+ * The category "saved activations (float16)": bytes a step kept packed as float16 pairs between its
+ * forward and backward pass (float16 storage's checkpoint boundaries, measured at the end of the
+ * forward pass); null for a step that kept nothing packed.
+ */
+export function savedFloat16Bytes(technique: StepTechnique, float16Storage: boolean): number | null {
+  return float16Storage && technique.checkpoint ? technique.checkpoint.boundaryBytes : null;
+}
+
 /** Everything at the step's peak that no category accounts for: temporaries of the largest op, etc. */
 export function transientBytes(b: StepBreakdown, peak: number): number {
   return Math.max(0, peak - (b.weights + b.gradients + b.optimizer + b.savedActivations + b.input));
