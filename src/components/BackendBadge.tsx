@@ -87,3 +87,15 @@ function AdapterNotes({ kind, softwareDefaults }: { kind: ComputeKind; softwareD
     </>
   );
 }
+
+/** Beside an achieved FLOP/s: the device's peak where known, or why there is none (for PlanTable's speed line). */
+export function PeakNote() {
+  const kind = useLab((s) => computeKind(s.engine.backend));
+  const { peakFlops, note } = peakNote(kind);
+  return (
+    <span className="hint" data-testid="speed-peak">
+      {' '}
+      · {peakFlops === null ? note : `peak ${(peakFlops / 1e9).toFixed(0)} GFLOP/s`}
+    </span>
+  );
+}
