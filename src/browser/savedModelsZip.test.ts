@@ -77,6 +77,7 @@ describe('a lab model in a zip', () => {
       width: 40,
       numClasses: 3,
       modelName: 'efficientnet-tiny_classifier',
+      preprocessing: { imagenetLayout: false, inputScale: null },
     });
     expect(zip.files.map((f) => f.name)).toEqual(['model.json', 'weights.bin']);
     expect(zip.notes).toBeNull();
@@ -98,6 +99,7 @@ describe('a lab model in a zip', () => {
     const model = classifier('mobilenetv2', 32, 48, 4);
     const zip = readModelZip(await tfjsSaveZip(model, 'export'), 'mnv2.zip');
     expect(zip.info).toMatchObject({ model: 'mobilenetv2', height: 32, width: 48, numClasses: 4 });
+    expect(zip.info.preprocessing).toEqual({ imagenetLayout: false, inputScale: null });
     expect(zip.files.map((f) => f.name)).toEqual(['model.json', 'model.weights.bin']);
     const report = matchWeights(model, await artifactsOf(zip));
     expect(report.missing).toEqual([]);
@@ -175,6 +177,34 @@ describe('a lab model in a zip', () => {
       'weights.bin',
     ]);
     model.dispose();
+  });
+
+  it('reads how the preprocessing was built, so a reload can build the same', async () => {
+    const imagenet = buildClassifier({
+      id: 'tiny',
+      height: 32,
+      width: 32,
+      includePreprocessing: true,
+      imagenetLayout: true,
+      numClasses: 2,
+      init: 'zeros',
+    }).model;
+    const scaled = buildClassifier({
+      id: 'mobilenetv2',
+      height: 32,
+      width: 32,
+      includePreprocessing: true,
+      inputScale: { scale: 1 / 255, offset: 0 },
+      numClasses: 2,
+      init: 'zeros',
+    }).model;
+    const infoOf = async (m: tf.LayersModel) => readModelZip(await labZip(m), 'm.zip').info.preprocessing;
+    expect(await infoOf(imagenet)).toEqual({ imagenetLayout: true, inputScale: null });
+    expect(await infoOf(scaled)).toEqual({
+      imagenetLayout: false,
+      inputScale: { scale: 1 / 255, offset: 0 },
+    });
+    [imagenet, scaled].forEach((m) => m.dispose());
   });
 
   it('names every architecture the lab builds by its Keras model name', () => {

@@ -10,6 +10,11 @@ export interface LabModelInfo {
   width: number;
   numClasses: number;
   /** The model's own name, e.g. 'efficientnet-tiny_classifier'. */ modelName: string;
+  /**
+   * How its preprocessing was built (ml/models registry options), so a reload can build the same: Keras'
+   * imagenet layout (EfficientNet's extra 'rescaling_1'), and MobileNetV2's pixel scale (null: Keras').
+   */
+  preprocessing: { imagenetLayout: boolean; inputScale: { scale: number; offset: number } | null };
 }
 
 type Json = Record<string, unknown>;
@@ -70,6 +75,22 @@ function classCount(config: Json, layers: TopologyLayer[]): number | string {
   return units as number;
 }
 
+/** Keras' MobileNetV2 preprocess_input as the lab's Rescaling has it: pixels to [-1, 1]. */
+const KERAS_MOBILENET_SCALE = { scale: 1 / 127.5, offset: -1 };
+
+function preprocessingOf(id: ModelId, layers: TopologyLayer[]): LabModelInfo['preprocessing'] {
+  const imagenetLayout = layers.some((l) => l.name === 'rescaling_1');
+  const rescaling = layers.find((l) => l.name === 'rescaling' && l.className === 'Rescaling')?.config;
+  const scale = rescaling?.['scale'];
+  const offset = rescaling?.['offset'];
+  const own =
+    id === 'mobilenetv2' &&
+    typeof scale === 'number' &&
+    typeof offset === 'number' &&
+    (Math.abs(scale - KERAS_MOBILENET_SCALE.scale) > 1e-9 || offset !== KERAS_MOBILENET_SCALE.offset);
+  return { imagenetLayout, inputScale: own ? { scale, offset } : null };
+}
+
 /**
  * The lab settings of the classifier `modelJson` (a parsed tfjs model.json) describes. Throws a
  * WeightLoadError naming `label` and the reason when it is not a classifier the lab builds.
@@ -91,5 +112,5 @@ export function labModelInfo(modelJson: unknown, label: string): LabModelInfo {
   if (typeof size === 'string') throw refuse(size);
   const numClasses = classCount(config, layers);
   if (typeof numClasses === 'string') throw refuse(numClasses);
-  return { model: id, ...size, numClasses, modelName };
+  return { model: id, ...size, numClasses, modelName, preprocessing: preprocessingOf(id, layers) };
 }
