@@ -12,6 +12,7 @@ import {
   type SweepPreset,
   type SweepTarget,
 } from '../core/sweep';
+import { gridPresets } from '../core/sweepPrecision';
 import { fineTunedBackbone } from '../core/trainable';
 import type { TrainConfig } from '../core/trainConfig';
 import { installBudget, ResourceExhaustedError } from '../ml/memory/budget';
@@ -41,7 +42,8 @@ function syntheticBatch(target: SweepTarget, numClasses: number): { xs: tf.Tenso
  * Adam's slots, then the measured step: its peak read at every kernel (as tf.profile counts it), under
  * the simulated card and the WebGPU error scopes. Every tensor it made is freed before it returns.
  *
- * A sweep measures the plain step (`mode` 'sweep'); the batch search measures the step as the run would
+ * A sweep measures the plain step (`mode` 'sweep'), checkpointed with float16 boundaries for a
+ * float16 preset; the batch search measures the step as the run would
  * train it ('as-run'): the configuration's techniques, with its prefetched batches alive beside it.
  */
 export async function measurePoint(
@@ -71,12 +73,15 @@ export async function measurePoint(
   };
   trackLayers(model);
   const probes = pointProbes(backendName, config);
+  // A float16 preset (the sweep's precision axis) trains checkpointed with packed boundaries.
+  const storage = preset.storage === 'float16' ? { activationStorage: 'float16' as const } : {};
   const options = asRun
     ? {
         ...trainerOptionsFor(config),
         accumulationSteps: Math.min(config.techniques.accumulationSteps, target.batch),
+        ...storage,
       }
-    : { seed: config.seed };
+    : { seed: config.seed, ...storage };
   const trainer = new Trainer(model, backboneLayerCount, options);
   const batch = syntheticBatch(target, numClasses);
   // The batches a run's pipeline holds ready beside the step (prefetch), alive for the whole step.
@@ -142,9 +147,10 @@ export interface PointRunner {
  */
 export async function sweepGrid(grid: SweepGrid, runner: PointRunner): Promise<SweepPoint[]> {
   const points: SweepPoint[] = [];
+  const presets = gridPresets(grid);
   for (const target of gridPoints(grid)) {
     if (runner.shouldStop()) break;
-    const preset = grid.presets.find((p) => p.id === target.presetId);
+    const preset = presets.find((p) => p.id === target.presetId);
     if (!preset) continue;
     const cause = skipCause(points, target);
     const point: SweepPoint = cause

@@ -2,6 +2,7 @@ import type { ModelSpec } from './modelSpec';
 import { resolveTrainable } from './trainable';
 import type { OomKind } from './oom';
 import { planInput, planKeras, planTfjs, type Plan, type PlanInput } from './planner';
+import { gridPresets, type SweepPrecision } from './sweepPrecision';
 import type { TrainableSet, TrainConfig, TrainingPhase } from './trainConfig';
 
 /**
@@ -18,6 +19,8 @@ export interface SweepPreset {
   phase: 'frozen' | 'fine-tune';
   /** What fine-tuning unfreezes besides the head; ignored in the frozen phase. */
   fineTune: TrainableSet;
+  /** How the step keeps activations: float16 storage checkpoints and packs the boundaries (default float32). */
+  storage?: 'float32' | 'float16';
 }
 
 export const DEFAULT_SWEEP_PRESETS: readonly SweepPreset[] = [
@@ -31,6 +34,8 @@ export interface SweepGrid {
   /** Batch sizes to try. */ batches: number[];
   /** Square input sizes to try: a size s means s×s pixels. */ sizes: number[];
   /** Trainable sets to try. */ presets: SweepPreset[];
+  /** Precisions to measure each fine-tune preset at (sweepPrecision.ts); absent: float32 only. */
+  precisions?: SweepPrecision[];
 }
 
 /** A small grid that runs in a minute or two on a laptop GPU: 4 × 2 × 2 = 16 points. */
@@ -133,6 +138,7 @@ export function validateGrid(grid: SweepGrid, limits: SweepLimits = DEFAULT_SWEE
   }
 
   if (grid.presets.length === 0) add('presets', 'tick at least one.');
+  if (grid.precisions?.length === 0) add('presets', 'tick at least one precision.');
   const ids = grid.presets.map((p) => p.id);
   for (const id of new Set(ids.filter((id, i) => ids.indexOf(id) !== i)))
     add('presets', `"${id}" appears more than once.`);
@@ -141,7 +147,7 @@ export function validateGrid(grid: SweepGrid, limits: SweepLimits = DEFAULT_SWEE
   if (count > limits.maxPoints) {
     add(
       'points',
-      `${count} points (${ascendingUnique(grid.batches).length} batch sizes × ${ascendingUnique(grid.sizes).length} input sizes × ${grid.presets.length} presets); one sweep runs at most ${limits.maxPoints}.`,
+      `${count} points (${ascendingUnique(grid.batches).length} batch sizes × ${ascendingUnique(grid.sizes).length} input sizes × ${gridPresets(grid).length} presets); one sweep runs at most ${limits.maxPoints}.`,
     );
   }
   return problems;
@@ -155,7 +161,7 @@ export function validateGrid(grid: SweepGrid, limits: SweepLimits = DEFAULT_SWEE
 export function gridPoints(grid: SweepGrid): SweepTarget[] {
   const batches = ascendingUnique(grid.batches);
   const sizes = ascendingUnique(grid.sizes);
-  return grid.presets.flatMap((preset) =>
+  return gridPresets(grid).flatMap((preset) =>
     sizes.flatMap((size) => batches.map((batch) => ({ batch, size, presetId: preset.id }))),
   );
 }
@@ -197,7 +203,8 @@ export function predictSweepPeak(
 
 /**
  * What TensorFlow/Keras on a CUDA card would need for the same point, in float32 and in mixed float16:
- * the precision axis of a sweep, predicted only, as tfjs 4.22 has no float16 to measure.
+ * predicted only, beside the lab's measured float16 storage (sweepPrecision.ts), as tfjs 4.22 has no
+ * float16 arithmetic.
  */
 export function predictSweepKeras(
   spec: ModelSpec,
@@ -224,6 +231,7 @@ function sweepPlanInput(
     optimizer: 'adam',
     backboneOutsideTape: preset.phase === 'frozen',
     queuedBatches,
+    ...(preset.storage === 'float16' ? { checkpointing: 'blocks', boundaryStorage: 'float16' } : {}),
   };
 }
 
@@ -236,6 +244,7 @@ export function planRunPoint(spec: ModelSpec, config: TrainConfig, preset: Sweep
   const techniques = {
     ...config.techniques,
     accumulationSteps: Math.min(config.techniques.accumulationSteps, batch),
+    float16Storage: config.techniques.float16Storage || preset.storage === 'float16',
   };
   return planTfjs(
     planInput(spec, { ...config, batchSize: batch, techniques, fineTune: preset.fineTune }, preset.phase),

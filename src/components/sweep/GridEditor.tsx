@@ -1,5 +1,7 @@
 import { useId } from 'react';
 import { SWEEP_FIELD_LABELS, type SweepGrid, type SweepProblem } from '../../core/sweep';
+import { FLOAT16_WORDS } from '../../core/remedies';
+import { SWEEP_PRECISIONS } from '../../core/sweepPrecision';
 import type { GridEditor as Editor, ListKey } from './useGridEditor';
 
 interface GridEditorProps {
@@ -8,7 +10,7 @@ interface GridEditorProps {
   /** A sweep or a search is running: the grid it reads cannot change. */ disabled: boolean;
 }
 
-/** The grid: batch sizes, input sizes and trainable presets, with the problems that stop it running. */
+/** The grid: batch sizes, input sizes, trainable presets and precisions, with the problems that stop it running. */
 export function GridEditor({ grid, editor, disabled }: GridEditorProps) {
   const { problems } = editor;
   return (
@@ -33,6 +35,7 @@ export function GridEditor({ grid, editor, disabled }: GridEditorProps) {
         ))}
         <Problems id="sweep-presets-problems" problems={problems} field="presets" />
       </fieldset>
+      <PrecisionField editor={editor} />
       <Problems problems={problems} field="points" />
     </fieldset>
   );
@@ -80,5 +83,32 @@ function ListField({ field, hint, editor }: { field: ListKey; hint: string; edit
       </small>
       <Problems id={`${id}-problems`} problems={editor.problems} field={field} />
     </div>
+  );
+}
+
+/**
+ * The precision axis: float32, and float16 storage (checkpointed, boundaries packed as float16 pairs),
+ * each measured; fine-tune presets only, as the frozen phase keeps no checkpoint boundaries.
+ */
+function PrecisionField({ editor }: { editor: Editor }) {
+  return (
+    <fieldset className="sweep-presets">
+      <legend>Precision</legend>
+      {SWEEP_PRECISIONS.map((p) => (
+        <label key={p.id}>
+          <input
+            type="checkbox"
+            checked={editor.precisions.includes(p.id)}
+            onChange={(e) => editor.togglePrecision(p.id, e.target.checked)}
+            data-testid={`sweep-precision-${p.id}`}
+          />{' '}
+          {p.label}
+        </label>
+      ))}
+      <p className="hint">
+        {FLOAT16_WORDS}: float16 storage applies to fine-tune presets (their checkpoint boundaries); the Keras
+        columns stay the mixed-float16 prediction.
+      </p>
+    </fieldset>
   );
 }

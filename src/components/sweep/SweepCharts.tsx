@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { SweepChart } from '../../charts/SweepChart';
 import { byBatch, bySize, type SweepGrid, type SweepPoint } from '../../core/sweep';
+import { gridPresets } from '../../core/sweepPrecision';
 
 interface ChartsProps {
   points: SweepPoint[];
@@ -19,7 +20,7 @@ export function SweepCharts({ points, grid, presetLabel, budgetBytes, backendLab
   const [chosen, setChosen] = useState<{ presetId?: string; size?: number; batch?: number }>({});
   // Options come from the points once there are some (the grid may have been edited since).
   const presetIds =
-    points.length > 0 ? [...new Set(points.map((p) => p.presetId))] : grid.presets.map((p) => p.id);
+    points.length > 0 ? [...new Set(points.map((p) => p.presetId))] : gridPresets(grid).map((p) => p.id);
   const sizes = uniqueSorted(points.length > 0 ? points.map((p) => p.size) : grid.sizes);
   const batches = uniqueSorted(points.length > 0 ? points.map((p) => p.batch) : grid.batches);
   // By default follow the latest point, so a running sweep shows the curve it is drawing.

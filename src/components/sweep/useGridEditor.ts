@@ -7,6 +7,7 @@ import {
   type SweepPreset,
   type SweepProblem,
 } from '../../core/sweep';
+import { atFloat16, gridPrecisions, SWEEP_PRECISIONS, type SweepPrecision } from '../../core/sweepPrecision';
 
 export type ListKey = 'batches' | 'sizes';
 
@@ -20,6 +21,9 @@ export interface GridEditor {
   /** The built-in presets, then any other preset the grid holds. */
   available: SweepPreset[];
   togglePreset(preset: SweepPreset, on: boolean): void;
+  /** The precisions the grid measures, and turning one on or off. */
+  precisions: SweepPrecision[];
+  togglePrecision(precision: SweepPrecision, on: boolean): void;
   presetLabel(id: string): string;
 }
 
@@ -38,6 +42,8 @@ export function useGridEditor(grid: SweepGrid, onGridChange: (grid: SweepGrid) =
     ...DEFAULT_SWEEP_PRESETS,
     ...grid.presets.filter((p) => !DEFAULT_SWEEP_PRESETS.some((d) => d.id === p.id)),
   ];
+  // Labels of the presets as run, float16 ones included (points name their preset by id).
+  const labelled = [...available, ...available.filter((p) => p.phase === 'fine-tune').map(atFloat16)];
   return {
     text: {
       batches: drafts.batches ?? grid.batches.join(', '),
@@ -61,6 +67,13 @@ export function useGridEditor(grid: SweepGrid, onGridChange: (grid: SweepGrid) =
       else ids.delete(preset.id);
       onGridChange({ ...grid, presets: available.filter((p) => ids.has(p.id)) });
     },
-    presetLabel: (id) => available.find((p) => p.id === id)?.label ?? id,
+    precisions: gridPrecisions(grid),
+    togglePrecision: (precision, on) => {
+      const chosen = new Set(gridPrecisions(grid));
+      if (on) chosen.add(precision);
+      else chosen.delete(precision);
+      onGridChange({ ...grid, precisions: SWEEP_PRECISIONS.map((p) => p.id).filter((id) => chosen.has(id)) });
+    },
+    presetLabel: (id) => labelled.find((p) => p.id === id)?.label ?? id,
   };
 }
