@@ -159,7 +159,7 @@ describe('kerasScript', () => {
   it('scales out with tf.distribute: the model inside strategy.scope(), global batch = per replica × replicas', () => {
     const s = kerasScript(seedCase());
     expect(s).toContain('choices=["none", "mirrored", "multiworker"]');
-    expect(s).toContain('tf.distribute.MirroredStrategy()');
+    expect(s).toContain('tf.distribute.MirroredStrategy(cpus)');
     expect(s).toContain('tf.distribute.MultiWorkerMirroredStrategy()');
     expect(s).toContain('TF_CONFIG');
     expect(s).toContain('GLOBAL_BATCH = MICRO_BATCH * REPLICAS');
@@ -188,6 +188,41 @@ describe('kerasScript', () => {
     const random = seedCase();
     const r = kerasScript({ ...random, config: { ...random.config, weights: 'random' } });
     expect(r).toContain('choices=["imagenet", "none"], default="none"');
+  });
+
+  it('saves the trained model as .keras, the chief only under multiworker, unless --save none', () => {
+    const s = kerasScript(seedCase());
+    expect(s).toContain('parser.add_argument("--save", default="efficientnetv2l_classifier.keras"');
+    expect(s).toContain('if args.save != "none":');
+    expect(s).toContain('model.save(saved)');
+    expect(s).toContain('if resolver is None or resolver.task_id == 0:');
+    expect(s.indexOf('model.save(saved)')).toBeGreaterThan(s.indexOf('fit(model, FINE_TUNE_EPOCHS'));
+    const frozenOnly = kerasScript({ ...seedCase(), config: { ...seedCase().config, fineTuneEpochs: 0 } });
+    expect(frozenOnly).toContain('model.save(saved)');
+  });
+
+  it("prints each phase's trainable parameters, the count a run can be checked against", () => {
+    const s = kerasScript(seedCase());
+    expect(s).toContain('trainable = sum(math.prod(w.shape) for w in model.trainable_weights)');
+    expect(s).toContain('print(f"[phase] {phase}: {trainable} trainable parameters');
+  });
+
+  it('can split a GPU-less machine into logical CPUs, so mirrored runs real replicas anywhere', () => {
+    const s = kerasScript(seedCase());
+    expect(s).toContain('parser.add_argument("--cpu-devices", type=int, default=1');
+    expect(s).toContain('CPU_REPLICAS = args.cpu_devices if args.cpu_devices > 1 and not GPUS else 1');
+    expect(s).toContain('[tf.config.LogicalDeviceConfiguration()] * CPU_REPLICAS');
+    expect(s).toContain('tf.distribute.MirroredStrategy(cpus)');
+    // Logical devices must exist before the strategy is made.
+    expect(s.indexOf('CPU_REPLICAS = ')).toBeLessThan(s.indexOf('strategy = make_strategy('));
+  });
+
+  it('stops with a clear message when the validation split is under one global batch of replicas', () => {
+    const s = kerasScript(seedCase());
+    const guard = s.indexOf('if REPLICAS > 1 and 0 < int(val_images.cardinality()) < GLOBAL_BATCH:');
+    expect(guard).toBeGreaterThan(0);
+    expect(guard).toBeLessThan(s.indexOf('val_ds = val_images.batch(GLOBAL_BATCH)'));
+    expect(s).toContain('AddN must have the same size and shape');
   });
 
   it('reads a CSV manifest with from_tensor_slices and splits each class like the lab', () => {

@@ -45,7 +45,7 @@ function header(input: KerasScriptInput): string {
     'The prediction leaves out cuDNN workspaces and allocator fragmentation, so expect a measured peak above it.',
     '',
     'Run:  python train.py --data DIR [--strategy none|mirrored|multiworker] [--weights imagenet|none]',
-    '      [--epochs N] [--steps-per-epoch N] [--batch N]',
+    '      [--epochs N] [--steps-per-epoch N] [--batch N] [--save FILE|none] [--cpu-devices N]',
     ...(app.standIn ? ['', `Note: ${app.standIn}`] : []),
     '"""',
   ];
@@ -70,7 +70,9 @@ function flagsSection(input: KerasScriptInput): string {
     input.data.kind === 'manifest' ? 'the CSV manifest (path,label)' : 'the folder of class folders';
   return `import argparse
 import json
+import math
 import os
+import tempfile
 
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--data", default=${py(input.data.kind === 'manifest' ? input.data.file : 'data')}, help=${py(dataHelp)})
@@ -83,6 +85,10 @@ parser.add_argument("--epochs", type=int, default=None,
 parser.add_argument("--steps-per-epoch", type=int, default=None, help="stop each epoch after this many batches")
 parser.add_argument("--batch", type=int, default=${config.batchSize}, help="images per replica and optimizer update")
 parser.add_argument("--memory-log", default=None, help="also append each epoch's measured and predicted peak here, as JSON lines")
+parser.add_argument("--save", default=${py(`${kerasApplication(config.model).fn.toLowerCase()}_classifier.keras`)},
+                    help="where the trained model goes, in Keras' .keras format (none: not saved)")
+parser.add_argument("--cpu-devices", type=int, default=1,
+                    help="on a machine without GPUs, split the CPU into this many devices (try --strategy mirrored anywhere)")
 args = parser.parse_args()`;
 }
 
@@ -118,6 +124,12 @@ from keras import layers
 # GPU settings must be made before anything touches the GPUs (the strategy below does).
 GPUS = tf.config.list_physical_devices("GPU")
 ${memory}
+# Several logical CPUs let MirroredStrategy run real replicas without a GPU: slower than one device,
+# but the same code path as a multi-GPU host (one model copy per device, gradients summed).
+CPU_REPLICAS = args.cpu_devices if args.cpu_devices > 1 and not GPUS else 1
+if CPU_REPLICAS > 1:
+    tf.config.set_logical_device_configuration(
+        tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * CPU_REPLICAS)
 ${precision}
 keras.utils.set_random_seed(${config.seed})`;
 }
@@ -138,7 +150,9 @@ MICRO_BATCH = args.batch`;
 def make_strategy(name):
     """One device, every GPU of this host, or every GPU of several hosts."""
     if name == "mirrored":
-        return tf.distribute.MirroredStrategy()
+        # Every GPU by default; with --cpu-devices N and no GPU, the N logical CPUs made above.
+        cpus = [d.name for d in tf.config.list_logical_devices("CPU")] if CPU_REPLICAS > 1 else None
+        return tf.distribute.MirroredStrategy(cpus)
     if name == "multiworker":
         # Every host runs this same script with its own TF_CONFIG, for example on host 0 of two:
         # TF_CONFIG='{"cluster": {"worker": ["host0:12345", "host1:12345"]}, "task": {"type": "worker", "index": 0}}'

@@ -112,6 +112,12 @@ VALIDATION_SPLIT = ${pyNum(config.validationFraction)}
 
 ${input.data.kind === 'manifest' ? manifestData() : folderData()}${augment}
 
+if REPLICAS > 1 and 0 < int(val_images.cardinality()) < GLOBAL_BATCH:
+    # Keras 3 (3.15) builds its metrics from the first validation batch averaged across replicas, and
+    # fails ("Inputs to operation AddN must have the same size and shape") when that batch cannot be
+    # split evenly: fewer validation images than one global batch. Said here, not deep in fit().
+    raise SystemExit(f"{int(val_images.cardinality())} validation image(s) is less than one global batch "
+                     f"({GLOBAL_BATCH}): use more images, a larger validation split or a smaller --batch")
 train_ds = train_images.batch(GLOBAL_BATCH).prefetch(${config.prefetch})
 val_ds = val_images.batch(GLOBAL_BATCH).prefetch(${config.prefetch})
 if args.strategy == "multiworker":
@@ -221,6 +227,8 @@ export function trainingSection(input: KerasScriptInput): string {
 
 
 def fit(model, epochs, phase):
+    trainable = sum(math.prod(w.shape) for w in model.trainable_weights)
+    print(f"[phase] {phase}: {trainable} trainable parameters in {len(model.trainable_weights)} weights")
     early = keras.callbacks.EarlyStopping(monitor="val_loss", patience=${config.patience})
     return model.fit(train_ds, validation_data=val_ds, epochs=epochs, steps_per_epoch=args.steps_per_epoch,
                      callbacks=[early, MemoryLog(phase)], verbose=2)
@@ -241,7 +249,27 @@ with strategy.scope():
 model.summary(line_length=100, show_trainable=True)
 fit(model, ${epochs(config.frozenEpochs)}, "frozen")
 
-${config.fineTuneEpochs > 0 ? fineTunePhase(input) : "# The lab's plan has no fine-tune phase (0 epochs), so the script ends after phase 1."}`;
+${config.fineTuneEpochs > 0 ? fineTunePhase(input) : "# The lab's plan has no fine-tune phase (0 epochs), so the script ends after phase 1."}
+
+
+${saveSection()}`;
+}
+
+function saveSection(): string {
+  return `def save_path():
+    """The chief (or the only process) saves at --save. Under multiworker every worker must call save,
+    as tf.distribute asks, so the others write to a scratch folder that is thrown away."""
+    resolver = strategy.cluster_resolver if args.strategy == "multiworker" else None
+    if resolver is None or resolver.task_id == 0:
+        return args.save
+    return os.path.join(tempfile.mkdtemp(), os.path.basename(args.save))
+
+
+if args.save != "none":
+    # The .keras archive holds the architecture and the weights: keras.models.load_model(path) reads it back.
+    saved = save_path()
+    model.save(saved)
+    print(f"saved the trained model to {saved}")`;
 }
 
 function fineTunePhase(input: KerasScriptInput): string {
