@@ -1,4 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
+import { trainableLayers } from '../src/core/modelSpec';
+import { planTfjs, type PlanInput } from '../src/core/planner';
+import { keptBoundaryBytes } from '../src/core/plannerCheckpoint';
+import { describeModel } from '../src/ml/memory/describe';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../src/ml/models/efficientnet';
 import { noiseBatch } from '../src/ml/train/fixtures';
 import { Trainer } from '../src/ml/train/trainer';
@@ -31,14 +35,21 @@ export interface Float16BenchOptions {
 interface Side {
   name: string;
   options: Partial<TrainerOptions>;
+  /** How the planner is told the side keeps its activations. */
+  plan: Pick<PlanInput, 'checkpointing' | 'boundaryStorage'>;
 }
 
 const SIDES = {
-  plain: { name: 'plain', options: {} },
-  checkpointed: { name: 'checkpointed, float32 boundaries', options: { checkpointing: 'blocks' } },
+  plain: { name: 'plain', options: {}, plan: {} },
+  checkpointed: {
+    name: 'checkpointed, float32 boundaries',
+    options: { checkpointing: 'blocks' },
+    plan: { checkpointing: 'blocks' },
+  },
   float16: {
     name: 'checkpointed, float16 boundaries',
     options: { checkpointing: 'blocks', activationStorage: 'float16' },
+    plan: { checkpointing: 'blocks', boundaryStorage: 'float16' },
   },
 } satisfies Record<string, Side>;
 
@@ -47,6 +58,8 @@ interface Measured {
   side: BenchSide;
   keptBytes: number;
   savedBytes: number;
+  /** The planner's kept boundaries for the side (0 for the plain step, which keeps no boundaries). */
+  predictedKeptBytes: number;
 }
 
 /** One side: a warm-up step, one profiled step, then the median time of `steps` more. */
@@ -75,6 +88,15 @@ async function measure(
     }
     times.sort((a, b) => a - b);
     const savedBytes = m?.breakdown.savedActivations ?? 0;
+    const spec = describeModel(model, backboneLayerCount);
+    const input: PlanInput = {
+      spec,
+      batch: opts.batch,
+      trainable: trainableLayers(spec, 'fine-tune', UNFREEZE_ALL),
+      optimizer: 'adam',
+      backboneOutsideTape: false,
+      ...side.plan,
+    };
     // The plain step keeps its whole tape between the passes: that is what it keeps.
     const keptBytes = m?.technique.checkpoint?.boundaryBytes ?? savedBytes;
     return {
@@ -84,9 +106,13 @@ async function measure(
         kernels: profile.kernels.length,
         activationBytes: keptBytes,
         stepMs: times[Math.floor(times.length / 2)] ?? Number.NaN,
+        predictedPeakBytes: planTfjs(input).peakBytes,
       },
       keptBytes,
       savedBytes,
+      predictedKeptBytes: side.plan.checkpointing
+        ? keptBoundaryBytes(spec, input.trainable, opts.batch, side.plan.boundaryStorage)
+        : 0,
     };
   } finally {
     tf.dispose([batch.xs, batch.ys]);
@@ -145,8 +171,32 @@ export async function float16Rows(options: Float16BenchOptions = {}): Promise<Be
   }
   const config = `B0-depth ${opts.width}-width ${opts.size}×${opts.size} batch ${opts.batch}, full fine-tune`;
   const withSaved = (m: Measured): BenchSide => ({ ...m.side, activationBytes: m.savedBytes });
+  const planned = (m: Measured): BenchSide => ({
+    ...m.side,
+    name: `planner, ${m.side.name}`,
+    activationBytes: m.predictedKeptBytes,
+    peakBytes: m.side.predictedPeakBytes ?? Number.NaN,
+  });
   return [
     row(config, [f32.side, f16.side], 'kept activations', kept, 0.55),
+    row(
+      config,
+      [f16.side, planned(f16)],
+      'kept activations, planner / measured',
+      f16.predictedKeptBytes / f16.keptBytes,
+    ),
+    row(
+      config,
+      [f16.side, planned(f16)],
+      'peak, planner / measured',
+      f16.side.predictedPeakBytes! / f16.side.peakBytes,
+    ),
+    row(
+      config,
+      [f32.side, planned(f32)],
+      'peak, planner / measured',
+      f32.side.predictedPeakBytes! / f32.side.peakBytes,
+    ),
     row(config, [withSaved(f32), withSaved(f16)], 'peak saved activations', f16.savedBytes / f32.savedBytes),
     row(config, [f32.side, f16.side], 'peak', f16.side.peakBytes / f32.side.peakBytes),
     row(config, [f32.side, f16.side], 'step time', time(f16) / time(f32)),

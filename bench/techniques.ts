@@ -87,13 +87,12 @@ async function measure(
       await trainer.step(batch);
       times.push(performance.now() - start);
     }
-    times.sort((a, b) => a - b);
     return {
       name: side.name,
       peakBytes: profile.peakBytes,
       kernels: profile.kernels.length,
       activationBytes: (metrics as StepMetrics | null)?.breakdown.savedActivations ?? 0,
-      stepMs: times[Math.floor(times.length / 2)] ?? Number.NaN,
+      stepMs: median(times),
       predictedPeakBytes: predict(describeModel(model, backboneLayerCount), side),
     };
   } finally {
@@ -101,6 +100,49 @@ async function measure(
     trainer.dispose();
   }
 }
+
+/**
+ * Median step times of two sides timed in alternation, a step of one then a step of the other, after a
+ * warm-up step each: a machine whose load changes during the run (other processes on a shared box)
+ * slows both sides alike, where timing one side after the other would put the change in the ratio.
+ */
+async function pairedTimes(
+  model: tf.LayersModel,
+  backboneLayerCount: number,
+  sides: [Side, Side],
+  steps: number,
+): Promise<{ a: number; b: number; forward: number }> {
+  const batch = noiseBatch(BATCH, SIZE, CLASSES, 7);
+  const trainers = sides.map((side) => {
+    const trainer = new Trainer(model, backboneLayerCount, { seed: 1, ...side.options });
+    trainer.compile(side.phase, 1e-4, UNFREEZE_ALL);
+    return trainer;
+  });
+  try {
+    for (const trainer of trainers) await trainer.step(batch);
+    const times: [number[], number[], number[]] = [[], [], []];
+    for (let i = 0; i < steps; i++) {
+      for (const [k, trainer] of trainers.entries()) {
+        const start = performance.now();
+        await trainer.step(batch);
+        times[k]!.push(performance.now() - start);
+      }
+      // The forward pass alone, in training mode: what checkpointing runs a second time.
+      const start = performance.now();
+      const out = tf.tidy(() => model.apply(batch.xs, { training: true }) as tf.Tensor);
+      await out.data();
+      out.dispose();
+      times[2].push(performance.now() - start);
+    }
+    return { a: median(times[0]), b: median(times[1]), forward: median(times[2]) };
+  } finally {
+    tf.dispose([batch.xs, batch.ys]);
+    for (const trainer of trainers) trainer.dispose();
+  }
+}
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 const SIDES = {
   frozenTaped: { name: 'backbone on tape', phase: 'frozen', options: { frozenBackboneOutsideTape: false } },
@@ -127,6 +169,8 @@ interface RowSpec {
   metric: 'peak' | 'activations' | 'step time';
   /** Upper bound of b / a for the metric, where the issue sets one. */ limit?: number;
   /** Upper bound of b / a for the step time, where the technique trades time for memory. */ timeLimit?: number;
+  /** Time the two sides in alternation (pairedTimes) for the step-time ratio, not one after the other. */
+  paired?: boolean;
 }
 
 const ROWS: RowSpec[] = [
@@ -157,6 +201,7 @@ const ROWS: RowSpec[] = [
     metric: 'activations',
     limit: 0.6,
     timeLimit: 1.5,
+    paired: true,
   },
 ];
 
@@ -166,13 +211,47 @@ const value = (side: BenchSide, metric: RowSpec['metric']): number =>
     : ((metric === 'activations' ? side.activationBytes : side.stepMs) ?? Number.NaN);
 
 /**
+ * The step-time rows of a paired technique: b against a, timed in alternation, with the target; and
+ * where its extra time can come from, the forward pass alone against a's step (checkpointing runs the
+ * forward twice, so its step costs about 1 + that share of the plain step, plus its own bookkeeping).
+ */
+function pairedTimeRows(spec: RowSpec, a: BenchSide, b: BenchSide, forwardMs: number): BenchRow[] {
+  const ratio = (b.stepMs ?? Number.NaN) / (a.stepMs ?? Number.NaN);
+  const base = { section: 'Memory-saving techniques', config: `${spec.config}, timed in alternation` };
+  const forward: BenchSide = { name: 'forward pass alone (training mode)', peakBytes: 0, stepMs: forwardMs };
+  return [
+    {
+      ...base,
+      backend: tf.getBackend(),
+      a,
+      b,
+      metric: 'step time',
+      ratio,
+      ...(spec.timeLimit === undefined
+        ? {}
+        : { target: `≤ ${spec.timeLimit}×`, pass: ratio <= spec.timeLimit }),
+    },
+    {
+      ...base,
+      backend: tf.getBackend(),
+      a,
+      b: forward,
+      metric: 'step time',
+      ratio: forwardMs / (a.stepMs ?? Number.NaN),
+    },
+  ];
+}
+
+/**
  * Measures every row; a side two rows share (the plain fine-tune) is measured once. `quick` times one
- * step per side instead of three (peak and activations come from one profiled step either way).
+ * step per side instead of three, and one alternation instead of five for a paired row (peak and
+ * activations come from one profiled step either way).
  * "activations" are the bytes the tape held for backward at its fullest (the worst micro-batch, or
  * the boundaries plus the worst segment recompute). predictedPeakBytes is planTfjs' peak for the side.
  */
 export async function techniqueRows(opts: { quick?: boolean }): Promise<BenchRow[]> {
   const steps = opts.quick ? 1 : 3;
+  const pairedSteps = opts.quick ? 1 : 5;
   const { model, backboneLayerCount } = buildClassifier({
     ...EFFICIENTNET_PRESETS.b0,
     widthCoefficient: WIDTH,
@@ -182,18 +261,26 @@ export async function techniqueRows(opts: { quick?: boolean }): Promise<BenchRow
     seed: 1,
   });
   const measured = new Map<keyof typeof SIDES, BenchSide>();
+  // A side timed only in alternation with another is not timed on its own too.
+  const timedAlone = (key: keyof typeof SIDES) => ROWS.some((r) => !r.paired && (r.a === key || r.b === key));
   const side = async (key: keyof typeof SIDES): Promise<BenchSide> => {
     const known = measured.get(key);
     if (known) return known;
-    const result = await measure(model, backboneLayerCount, SIDES[key], steps);
+    const result = await measure(model, backboneLayerCount, SIDES[key], timedAlone(key) ? steps : 0);
     measured.set(key, result);
     return result;
   };
   const rows: BenchRow[] = [];
   try {
     for (const spec of ROWS) {
-      const a = await side(spec.a);
-      const b = await side(spec.b);
+      let a = await side(spec.a);
+      let b = await side(spec.b);
+      if (spec.paired) {
+        const t = await pairedTimes(model, backboneLayerCount, [SIDES[spec.a], SIDES[spec.b]], pairedSteps);
+        a = { ...a, stepMs: t.a };
+        b = { ...b, stepMs: t.b };
+        rows.push(...pairedTimeRows(spec, a, b, t.forward));
+      }
       const ratio = value(b, spec.metric) / value(a, spec.metric);
       const timeRatio = (b.stepMs ?? Number.NaN) / (a.stepMs ?? Number.NaN);
       rows.push({
