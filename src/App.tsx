@@ -10,6 +10,7 @@ import { OomPanel } from './components/OomPanel';
 import { PlannerPanel } from './components/PlannerPanel';
 import { PreviewGrid } from './components/PreviewGrid';
 import { ResultsPanel } from './components/results/ResultsPanel';
+import { ResumeNotice } from './components/ResumeNotice';
 import { RunBar } from './components/RunBar';
 import { RunPanel } from './components/RunPanel';
 import { SettingsPanel } from './components/SettingsPanel';
@@ -36,6 +37,7 @@ export function App() {
       </header>
       <RunBar />
       <Notice />
+      <ResumeNotice />
       <WorkshopBar />
       <main className="layout">
         <div className="column work">

@@ -4,6 +4,7 @@ import type { ModelSpec } from '../core/modelSpec';
 import type { ModelId } from '../core/models';
 import type {
   DatasetPayload,
+  EngineCalls,
   EngineEvent,
   PreviewImage,
   ProvokeResult,
@@ -32,6 +33,7 @@ import { resetBackends } from '../ml/tfjsInternals';
 import { runTraining, type PhasePlan, type RunContext } from '../ml/train/runLoop';
 import { Trainer } from '../ml/train/trainer';
 import { trainerOptionsFor } from '../ml/train/options';
+import { restoreModelWeights, snapshotTrainer } from '../ml/train/resume';
 import { kerasH5Files, tfjsLayersFiles } from '../ml/weights/export';
 import { initBackend } from './backend';
 import { labDataset } from './dataset';
@@ -40,6 +42,9 @@ import { LabModels, layerNames } from './labModels';
 import { previewImages } from './preview';
 import { startRunProbes, type RunProbes } from './runProbes';
 import { measurePoint, searchLargestBatch, sweepGrid, type PointRunner } from './sweep';
+
+/** A saved run to continue: where, and the trainer's state there (core/resume). */
+type SavedState = NonNullable<EngineCalls['train']['request']['resume']>;
 
 /** The trainer's options for a configuration's techniques and precision. */
 
@@ -137,6 +142,7 @@ export class LabEngine {
     dataset: DatasetPayload,
     emit: (e: EngineEvent) => void,
     resumeFrom?: TrainingPhase,
+    resume?: SavedState,
   ): Promise<TrainResult> {
     const backendName = this.requireBackend().name;
     this.stopRequested = false;
@@ -151,6 +157,8 @@ export class LabEngine {
       this.trained = null;
       const prepared = await this.models.prepare(config, dataset.classes.length, resumeFrom, emit);
       const { model, backboneLayerCount, resumed } = prepared;
+      // A saved run continues on a model built from its settings, holding every weight it had saved.
+      if (resume) restoreModelWeights(model, resume.state.weights);
       this.trained = model;
       trackLayers(model);
       probes.mark();
@@ -163,10 +171,18 @@ export class LabEngine {
         }
         emit(e);
       };
+      const saving = trainer;
+      const ctx: RunContext = {
+        ...this.runContext(config, dataset, probes, now, onEvent),
+        checkpoint: async (point) =>
+          emit({ kind: 'checkpoint', point, state: await snapshotTrainer(saving, point) }),
+      };
+      const state = resume?.state;
       return await runTraining(
         trainer,
         resumed && resumeFrom === 'fine-tune' ? plan.slice(1) : plan,
-        this.runContext(config, dataset, probes, now, onEvent),
+        ctx,
+        resume && state ? { point: resume.point, restore: (t) => t.restoreState(state) } : undefined,
       );
     } catch (err) {
       if (!(err instanceof ResourceExhaustedError)) throw err;

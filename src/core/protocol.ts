@@ -8,6 +8,7 @@ import type { BackendInfo, BackendRequest } from './backend';
 import type { MemorySample, StepBreakdown, StepProfile, StepTechnique } from './memory';
 import type { OomDetails } from './oom';
 import type { DiagnosticsReport } from './diagnostics';
+import type { ResumePoint, TrainerSnapshot } from './resume';
 
 /** The loss scale after a step, when dynamic loss scaling is on. */
 export interface LossScaleInfo {
@@ -80,7 +81,9 @@ export type EngineEvent =
   /** Unsolicited: the GPU device went away (driver reset, GPU process died, or destroyed on purpose). */
   | { kind: 'device-lost'; reason: string; message: string }
   /** A phase ended: the classifier's diagnostics on the validation split. */
-  | { kind: 'diagnostics'; report: DiagnosticsReport };
+  | { kind: 'diagnostics'; report: DiagnosticsReport }
+  /** An epoch ended with another to run: where the run would continue, and the trainer's state there. */
+  | { kind: 'checkpoint'; point: ResumePoint; state: TrainerSnapshot };
 
 /** How a run ended. */
 export interface TrainResult {
@@ -199,6 +202,8 @@ export interface EngineCalls {
       dataset: DatasetPayload;
       /** Continue from the kept model at this phase (after an OOM and a fix) instead of starting afresh. */
       resumeFrom?: TrainingPhase;
+      /** Continue a saved run (after a reload): rebuild from the settings, restore this state, go on at its point. */
+      resume?: { point: ResumePoint; state: TrainerSnapshot };
     };
     result: TrainResult;
   };

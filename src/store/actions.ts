@@ -4,6 +4,7 @@
  */
 import type { StoreApi } from 'zustand/vanilla';
 import * as reducers from './reducers';
+import * as resumeReducers from './resumeReducers';
 import * as runReducers from './runReducers';
 import { labStore } from './store';
 import type { LabState } from './types';
@@ -26,7 +27,11 @@ export function bindActions<R extends object>(store: StoreApi<LabState>, module:
   return bound as Bound<R>;
 }
 
-export const actions = { ...bindActions(labStore, reducers), ...bindActions(labStore, runReducers) };
+export const actions = {
+  ...bindActions(labStore, reducers),
+  ...bindActions(labStore, runReducers),
+  ...bindActions(labStore, resumeReducers),
+};
 
 /** Appends a log line stamped now. */
 export function appendLog(level: 'info' | 'warn' | 'error', message: string): void {

@@ -49,5 +49,6 @@ export function initialState(): LabState {
     log: [],
     notice: null,
     workshop: { mode: 'explore', guess: null, view: null, link: null },
+    savedRun: { status: 'none', summary: null },
   };
 }

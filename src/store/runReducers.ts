@@ -88,6 +88,9 @@ export function engineEvent(s: LabState, e: EngineEvent, at: number): LabState {
       return s;
     case 'diagnostics':
       return { ...s, run: { ...s.run, diagnostics: [...s.run.diagnostics, e.report] } };
+    case 'checkpoint':
+      // Saved by workers/runSaver before it reaches the store; the store keeps no weights.
+      return s;
   }
 }
 

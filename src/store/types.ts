@@ -18,6 +18,7 @@ import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
 import type { ScanResult } from '../core/scan';
 import type { Guess } from '../core/guess';
 import type { LabMode, ViewId } from '../core/urlSettings';
+import type { SavedRunSummary } from '../core/resume';
 
 /** Settings the user chose; persisted across reloads. */
 export interface SettingsSlice {
@@ -231,7 +232,20 @@ export interface WorkshopSlice {
   };
 }
 
+/** A run this browser saved (IndexedDB) that a reload or crash cut off, offered to resume. */
+export interface SavedRunSlice {
+  savedRun: {
+    /**
+     * 'offered': found and shown; 'armed': the next Train continues it; 'discarding': the user discarded
+     * it and the saved copy is being deleted; 'none': nothing saved.
+     */
+    status: 'none' | 'offered' | 'armed' | 'discarding';
+    summary: SavedRunSummary | null;
+  };
+}
+
 export type LabState = SettingsSlice &
+  SavedRunSlice &
   WorkshopSlice &
   PlannerSlice &
   SweepSlice &

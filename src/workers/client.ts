@@ -21,6 +21,7 @@ import { labStore, updateConfig } from '../store/store';
 import { DatasetLoader, fromPicked, sampleFiles, type ListedFile } from './datasetLoader';
 import { messageOf, startEngine } from './engineStart';
 import { ModelSync } from './modelSync';
+import { withRunSaving } from './runSaver';
 import type { Transport } from './transport';
 
 /** The largest-batch search tries batches up to this. */
@@ -43,7 +44,7 @@ export class LabClient implements LabCommands {
       const started = await startEngine(s.backendRequest, s.config.precision.webglF16Textures, (e) =>
         this.onUnsolicited(e),
       );
-      this.transport = started.transport;
+      this.transport = withRunSaving(started.transport);
       const info = started.info;
       if (started.fallback) appendLog('warn', started.fallback);
       actions.engineReady(info);

@@ -19,7 +19,7 @@ type Handlers = {
 
 const HANDLERS: Handlers = {
   init: (engine, req) => engine.init(req.backend, req.webglF16Textures ?? false),
-  train: (engine, req, emit) => engine.train(req.config, req.dataset, emit, req.resumeFrom),
+  train: (engine, req, emit) => engine.train(req.config, req.dataset, emit, req.resumeFrom, req.resume),
   preview: (engine, req) => engine.preview(req.config, req.dataset, req.count),
   'lose-device': async (engine) => engine.loseDevice(),
   release: (engine) => engine.releaseAll(),
