@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { SweepChart } from '../../charts/SweepChart';
 import { byBatch, bySize, type SweepGrid, type SweepPoint } from '../../core/sweep';
+import { FLOAT16_WORDS } from '../../core/remedies';
 import { gridPresets } from '../../core/sweepPrecision';
 
 interface ChartsProps {
@@ -102,13 +103,15 @@ function ChartSelect({ label, testId, value, options, onChange }: ChartSelectPro
   );
 }
 
-/** Why the charts carry float16 predictions but no float16 measurement. */
+/** What the precision axis measures here, and what the Keras lines predict beside it. */
 function PrecisionNote() {
   return (
     <p className="hint" data-testid="sweep-precision-note">
-      Precision: tfjs 4.22 has no float16 dtype, so the sweep cannot measure one. The dotted lines are the
-      planner&apos;s Keras/CUDA prediction for the same steps in float32 and in mixed float16 (float16
-      activations, float32 master weights): the question &quot;would this fit in Keras on that card?&quot;.
+      Precision: tfjs 4.22 has no float16 dtype, so what the sweep measures is {FLOAT16_WORDS} (tick float16
+      storage under Precision: each fine-tune preset also runs checkpointed with its block boundaries kept as
+      float16 pairs, as its own series). The dotted lines are the planner&apos;s Keras/CUDA prediction for the
+      same steps in float32 and in mixed float16 (float16 activations and math, float32 master weights): the
+      question &quot;would this fit in Keras on that card?&quot;.
     </p>
   );
 }
