@@ -1,0 +1,155 @@
+import * as tf from '@tensorflow/tfjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Trainer } from '../train/trainer';
+import { GraphBackboneError, graphClassifier, graphFeatures, loadGraphBackbone } from './graphBackbone';
+
+// A small graph model in the format tensorflowjs_converter writes (a TensorFlow GraphDef as JSON and a
+// weights manifest): images -> Conv2D 3x3 (4 filters, SAME) -> Relu -> Mean over height and width
+// (a feature vector, as the published feature-vector models give) or -> Relu only (a feature map).
+// interop/test_graph_model.py checks a converter-made EfficientNet the same way against Keras.
+const SIZE = 8;
+const utf8 = (s: string) => btoa(s);
+const float = { type: 'DT_FLOAT' };
+const dims = (shape: number[]) => ({ dim: shape.map((size) => ({ size: String(size) })) });
+const kernelValues = Float32Array.from({ length: 3 * 3 * 3 * 4 }, (_, i) => Math.sin(i) * 0.05);
+
+function graphArtifacts(output: 'vector' | 'map', inputs = 1): tf.io.ModelArtifacts {
+  const placeholder = (name: string) => ({
+    name,
+    op: 'Placeholder',
+    attr: { dtype: float, shape: { shape: dims([-1, SIZE, SIZE, 3]) } },
+  });
+  const constant = (name: string, dtype: string, shape: number[]) => ({
+    name,
+    op: 'Const',
+    attr: { dtype: { type: dtype }, value: { tensor: { dtype, tensorShape: dims(shape) } } },
+  });
+  const nodes = [
+    placeholder('images'),
+    ...(inputs > 1 ? [placeholder('extra')] : []),
+    constant('kernel', 'DT_FLOAT', [3, 3, 3, 4]),
+    ...(output === 'vector' ? [constant('axes', 'DT_INT32', [2])] : []),
+    {
+      name: 'conv',
+      op: 'Conv2D',
+      input: ['images', 'kernel'],
+      attr: {
+        T: float,
+        strides: { list: { i: ['1', '1', '1', '1'] } },
+        dilations: { list: { i: ['1', '1', '1', '1'] } },
+        padding: { s: utf8('SAME') },
+        data_format: { s: utf8('NHWC') },
+      },
+    },
+    { name: 'relu', op: 'Relu', input: ['conv'], attr: { T: float } },
+    ...(output === 'vector'
+      ? [
+          {
+            name: 'features',
+            op: 'Mean',
+            input: ['relu', 'axes'],
+            attr: { T: float, Tidx: { type: 'DT_INT32' }, keep_dims: { b: false } },
+          },
+        ]
+      : []),
+  ];
+  const weightData = new Uint8Array(kernelValues.byteLength + 8);
+  weightData.set(new Uint8Array(kernelValues.buffer), 0);
+  weightData.set(new Uint8Array(Int32Array.from([1, 2]).buffer), kernelValues.byteLength);
+  return {
+    format: 'graph-model',
+    modelTopology: { node: nodes, library: {}, versions: { producer: 1 } },
+    weightSpecs: [
+      { name: 'kernel', shape: [3, 3, 3, 4], dtype: 'float32' },
+      { name: 'axes', shape: [2], dtype: 'int32' },
+    ],
+    weightData: weightData.buffer,
+  };
+}
+
+/** The same maths with tfjs ops, as the expected features. */
+function expected(xs: tf.Tensor4D, output: 'vector' | 'map'): tf.Tensor {
+  return tf.tidy(() => {
+    const relu = tf.relu(tf.conv2d(xs, tf.tensor4d(kernelValues, [3, 3, 3, 4]), 1, 'same'));
+    return output === 'vector' ? tf.mean(relu, [1, 2]) : relu;
+  });
+}
+
+const images = (n: number, seed: number) =>
+  tf.randomUniform([n, SIZE, SIZE, 3], 0, 255, 'float32', seed) as tf.Tensor4D;
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+describe('graph model backbone', () => {
+  const load = (output: 'vector' | 'map', inputs = 1) =>
+    loadGraphBackbone(tf.io.fromMemory(graphArtifacts(output, inputs)));
+  let disposeLater: (() => void)[] = [];
+  afterAll(() => disposeLater.forEach((d) => d()));
+
+  it('reads the input size and the feature shape, and computes the graph outside any tape', async () => {
+    const vector = await load('vector');
+    const map = await load('map');
+    disposeLater = [() => vector.graph.dispose(), () => map.graph.dispose()];
+    expect(vector).toMatchObject({ height: SIZE, width: SIZE, featureShape: [4] });
+    expect(map.featureShape).toEqual([SIZE, SIZE, 4]);
+    const xs = images(3, 1);
+    for (const [backbone, output] of [
+      [vector, 'vector'],
+      [map, 'map'],
+    ] as const) {
+      const before = tf.memory().numTensors;
+      const features = graphFeatures(backbone, xs);
+      expect(tf.memory().numTensors).toBe(before + 1);
+      const want = expected(xs, output);
+      expect(tf.max(tf.abs(tf.sub(features, want))).dataSync()[0]).toBeLessThan(1e-5);
+      tf.dispose([features, want]);
+    }
+    expect(() => graphFeatures(vector, tf.zeros([1, 16, 16, 3]))).toThrow(/exported for 8x8/);
+    xs.dispose();
+  });
+
+  it('refuses a graph that is not one image input and one feature output, and frees it', async () => {
+    const before = tf.memory().numTensors;
+    await expect(load('vector', 2)).rejects.toThrow(GraphBackboneError);
+    await expect(load('vector', 2)).rejects.toThrow(/one input and one output; this one has 2 and/);
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
+  it('trains the head on the features in the frozen phase without leaking, and the loss falls', async () => {
+    const backbone = await load('vector');
+    const { model, backboneLayerCount } = graphClassifier(backbone, 2, 3);
+    expect(backboneLayerCount).toBe(1);
+    expect(model.layers.map((l) => l.name)).toEqual([
+      'features',
+      'features_map',
+      'avg_pool',
+      'head_dropout_1',
+      'head_dense',
+      'head_dropout_2',
+      'predictions',
+    ]);
+    const trainer = new Trainer(model, backboneLayerCount, { seed: 5 });
+    trainer.compile('frozen', 1e-2, 0);
+    // Two classes the features separate: dark images and bright ones.
+    const xs = tf.concat([tf.mul(images(4, 2), 0.2), tf.add(tf.mul(images(4, 3), 0.2), 200)]) as tf.Tensor4D;
+    const ys = tf.tensor1d([0, 0, 0, 0, 1, 1, 1, 1], 'int32');
+    const losses: number[] = [];
+    let after = 0;
+    for (let step = 0; step < 30; step++) {
+      const features = graphFeatures(backbone, xs);
+      const metrics = await trainer.step({ ys, features });
+      features.dispose();
+      losses.push(metrics.loss);
+      expect(metrics.technique.mode).toBe('outside-tape');
+      if (step === 1) after = tf.memory().numTensors;
+      if (step > 1) expect(tf.memory().numTensors).toBe(after);
+    }
+    expect(losses.at(-1)!).toBeLessThan(losses[0]! * 0.5);
+    trainer.dispose();
+    tf.dispose([xs, ys]);
+    model.dispose();
+    backbone.graph.dispose();
+  });
+});
