@@ -94,6 +94,17 @@ export function engineEvent(s: LabState, e: EngineEvent, at: number): LabState {
   }
 }
 
+/** An engine event with the time it reached the page. */
+export interface TimedEvent {
+  event: EngineEvent;
+  at: number;
+}
+
+/** Several engine events in one update, in order (workers/engineEvents batches the high-rate ones). */
+export function engineEvents(s: LabState, events: readonly TimedEvent[]): LabState {
+  return events.reduce((acc, { event, at }) => engineEvent(acc, event, at), s);
+}
+
 type PhaseEvent = Extract<EngineEvent, { kind: 'phase' }>;
 
 function phaseStarted(s: LabState, e: PhaseEvent, at: number): LabState {

@@ -9,6 +9,7 @@ import { stepPeaks } from '../core/phasePeaks';
 import { batchesPerEpoch, plannedPhases } from '../core/schedule';
 import { validateTrainConfig } from '../core/settings';
 import { isTrainable } from '../core/scan';
+import { stratifiedSplit } from '../core/split';
 import { resolveTrainable } from '../core/trainable';
 import type { TrainableSet, TrainConfig } from '../core/trainConfig';
 import type { LabState } from './types';
@@ -52,6 +53,19 @@ export const selectSpecs = memoThree(
   (s) => s.planner.spec,
   (s) => s.planner.alternates,
   selectModelKey,
+);
+
+/**
+ * The loaded data set split into training and validation items (the settings' share and seed), or null
+ * without a data set or with a share outside [0, 1). The settings show its counts and the client posts
+ * it to the engine: one split, computed once per change of the scan, the share or the seed.
+ */
+export const selectSplit = memoThree(
+  (scan: LabState['dataset']['scan'], fraction: number, seed: number) =>
+    scan && fraction >= 0 && fraction < 1 ? stratifiedSplit(scan.items, fraction, seed) : null,
+  (s) => s.dataset.scan,
+  (s) => s.config.validationFraction,
+  (s) => s.config.seed,
 );
 
 /** What the weights' match report depends on. */

@@ -6,9 +6,7 @@ import type { DatasetPayload, EngineEvent, TrainResult } from '../core/protocol'
 import { oomMessage } from '../core/oom';
 import { formatBytes } from '../core/memory';
 import type { Remedy } from '../core/remedies';
-import { createRng } from '../core/rng';
 import { isTrainable } from '../core/scan';
-import { stratifiedSplit } from '../core/split';
 import { gridPoints, validateGrid, type SweepPreset } from '../core/sweep';
 import { trainableLabel } from '../core/trainable';
 import type { TrainingPhase } from '../core/trainConfig';
@@ -19,9 +17,11 @@ import type { FixClaim, LabCommands, SavedFile } from '../store/commands';
 import { selectBusy, selectConfigProblems, selectNumClasses, selectTraining } from '../store/selectors';
 import { labStore, updateConfig } from '../store/store';
 import { DatasetLoader, fromPicked, sampleFiles, type ListedFile } from './datasetLoader';
+import { EventBatcher } from './engineEvents';
 import { messageOf, startEngine } from './engineStart';
 import { ModelSync } from './modelSync';
 import { withRunSaving } from './runSaver';
+import { datasetPayload, previewPayload } from './trainPayload';
 import type { Transport } from './transport';
 
 /** The largest-batch search tries batches up to this. */
@@ -33,6 +33,7 @@ export class LabClient implements LabCommands {
   private unsubscribe: (() => void) | null = null;
   private readonly datasets = new DatasetLoader();
   private readonly sync = new ModelSync(() => this.transport);
+  private readonly events = new EventBatcher((list) => actions.engineEvents(list));
 
   /** Starts the engine in a worker; falls back to the page's thread when the worker gets no GPU. */
   async start(): Promise<void> {
@@ -67,7 +68,7 @@ export class LabClient implements LabCommands {
    */
   private onUnsolicited(e: EngineEvent): void {
     if (e.kind !== 'device-lost') {
-      actions.engineEvent(e, Date.now());
+      this.events.push(e);
       return;
     }
     const what =
@@ -148,21 +149,7 @@ export class LabClient implements LabCommands {
 
   /** The scanned data set split for training, or null when there is none to train on. */
   private payload(): DatasetPayload | null {
-    const { dataset, config } = labStore.getState();
-    // Not before the decode check has named the broken files.
-    if (dataset.status !== 'ready') return null;
-    if (!dataset.scan || !isTrainable(dataset.scan)) return null;
-    const split = stratifiedSplit(dataset.scan.items, config.validationFraction, config.seed);
-    const toSource = (i: { path: string; label: number; fileIndex: number }) => ({
-      path: i.path,
-      label: i.label,
-      source: dataset.sources[i.fileIndex]!,
-    });
-    return {
-      classes: dataset.scan.classes.map((c) => c.name),
-      train: split.train.map(toSource),
-      validation: split.validation.map(toSource),
-    };
+    return datasetPayload(labStore.getState());
   }
 
   async refreshPreview(): Promise<void> {
@@ -171,12 +158,11 @@ export class LabClient implements LabCommands {
     if (!payload || !transport || selectTraining(labStore.getState())) return;
     actions.previewLoading();
     const config = { ...labStore.getState().config, seed: ++this.previewSeed };
-    const shuffled = createRng(this.previewSeed).shuffle(payload.train);
     try {
       const images = await transport.send({
         type: 'preview',
         config,
-        dataset: { ...payload, train: shuffled },
+        dataset: previewPayload(payload, this.previewSeed, 8),
         count: 8,
       });
       actions.previewReady(images);
@@ -198,10 +184,12 @@ export class LabClient implements LabCommands {
     actions.sweepStarted(s.config, total);
     appendLog('info', `Sweep: ${total} points; everything is released between points (the kept model too).`);
     try {
-      await transport.send(
-        { type: 'sweep', config: s.config, grid: s.sweep.grid, numClasses: selectNumClasses(s) },
-        (e) => actions.engineEvent(e, Date.now()),
-      );
+      await this.events.send(transport, {
+        type: 'sweep',
+        config: s.config,
+        grid: s.sweep.grid,
+        numClasses: selectNumClasses(s),
+      });
       actions.sweepDone();
     } catch (err) {
       actions.sweepFailed(messageOf(err));
@@ -235,19 +223,16 @@ export class LabClient implements LabCommands {
     const size = Math.min(config.height, config.width);
     actions.largestStarted(config);
     try {
-      const result = await transport.send(
-        {
-          type: 'find-largest',
-          config,
-          preset,
-          size,
-          // Accumulation needs an image per micro-batch, as the settings require.
-          lo: Math.max(1, config.techniques.accumulationSteps),
-          hi: LARGEST_BATCH_CEILING,
-          numClasses: selectNumClasses(s),
-        },
-        (e) => actions.engineEvent(e, Date.now()),
-      );
+      const result = await this.events.send(transport, {
+        type: 'find-largest',
+        config,
+        preset,
+        size,
+        // Accumulation needs an image per micro-batch, as the settings require.
+        lo: Math.max(1, config.techniques.accumulationSteps),
+        hi: LARGEST_BATCH_CEILING,
+        numClasses: selectNumClasses(s),
+      });
       actions.largestDone(result);
       appendLog(
         'info',
@@ -354,10 +339,12 @@ export class LabClient implements LabCommands {
     const plan = { trainCount: payload.train.length, validationCount: payload.validation.length, resumeFrom };
     actions.runStarted({ config, plan, appliedFix });
     try {
-      const result = await transport.send(
-        { type: 'train', config, dataset: payload, ...(resumeFrom ? { resumeFrom } : {}) },
-        (e) => actions.engineEvent(e, Date.now()),
-      );
+      const result = await this.events.send(transport, {
+        type: 'train',
+        config,
+        dataset: payload,
+        ...(resumeFrom ? { resumeFrom } : {}),
+      });
       actions.runEnded(result);
       appendLog('info', describeResult(result));
     } catch (err) {

@@ -1,5 +1,4 @@
-import { useMemo } from 'react';
-import { stratifiedSplit } from '../../core/split';
+import { selectSplit } from '../../store/selectors';
 import { updateConfig } from '../../store/store';
 import { NumberField } from '../Field';
 import { useLab } from '../useLab';
@@ -7,14 +6,15 @@ import { LockedFieldset } from './LockedFieldset';
 
 /** The validation share and the seed, with the split they give on the loaded data set. */
 export function SplitFields() {
-  const scan = useLab((s) => s.dataset.scan);
   const validationFraction = useLab((s) => s.config.validationFraction);
   const seed = useLab((s) => s.config.seed);
-  const split = useMemo(() => {
-    if (!scan || !(validationFraction > 0 && validationFraction < 1)) return null;
-    const s = stratifiedSplit(scan.items, validationFraction, seed);
-    return { train: s.train.length, validation: s.validation.length };
-  }, [scan, validationFraction, seed]);
+  // The split is the store's one (selectSplit), the one a run trains on; this view reads its counts.
+  const splitHint = useLab((s) => {
+    const split = s.config.validationFraction > 0 ? selectSplit(s) : null;
+    return split
+      ? `${split.train.length} train / ${split.validation.length} validation images, stratified by class`
+      : undefined;
+  });
   return (
     <LockedFieldset legend="Split">
       <div className="fields">
@@ -25,11 +25,7 @@ export function SplitFields() {
           min={0.05}
           max={0.95}
           onChange={(validationFraction) => updateConfig({ validationFraction })}
-          hint={
-            split
-              ? `${split.train} train / ${split.validation} validation images, stratified by class`
-              : undefined
-          }
+          hint={splitHint}
         />
         <NumberField
           label="Seed"
