@@ -1,5 +1,9 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useMemo } from 'react';
 import { formatBytes } from '../core/memory';
+
+/** Bars drawn; the smaller layers beyond them share one bar, so a deep model's chart stays one screen tall. */
+export const MAX_BARS = 20;
 
 interface Props {
   title: string;
@@ -7,10 +11,19 @@ interface Props {
   /** Tag saying what the numbers are and where they were measured. */ tag: string;
 }
 
+/** The largest MAX_BARS - 1 layers and one bar summing the rest, or every bar when they fit. */
+export function drawnBars(bars: Props['bars']): Props['bars'] {
+  if (bars.length <= MAX_BARS) return bars;
+  const rest = bars.slice(MAX_BARS - 1);
+  const bytes = rest.reduce((sum, b) => sum + b.bytes, 0);
+  return [...bars.slice(0, MAX_BARS - 1), { layer: `${rest.length} smaller layers`, bytes }];
+}
+
 /** Horizontal bars of bytes by layer. */
 export function LayerBars({ title, bars, tag }: Props) {
+  const drawn = useMemo(() => drawnBars(bars), [bars]);
   return (
-    <figure className="chart" data-testid="layer-bars" data-bars={bars.length}>
+    <figure className="chart" data-testid="layer-bars" data-bars={bars.length} data-drawn={drawn.length}>
       <figcaption>
         {title} <span className="label-measured">{tag}</span>
       </figcaption>
@@ -22,8 +35,8 @@ export function LayerBars({ title, bars, tag }: Props) {
               .map((b) => `${b.layer} ${formatBytes(b.bytes)}`)
               .join(', ')}${bars.length > 3 ? `, and ${bars.length - 3} more layers` : ''}.`}
       </p>
-      <ResponsiveContainer width="100%" height={Math.max(120, 24 * bars.length + 40)}>
-        <BarChart data={bars} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
+      <ResponsiveContainer width="100%" height={Math.max(120, 24 * drawn.length + 40)}>
+        <BarChart data={drawn} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" horizontal={false} />
           <XAxis type="number" tickFormatter={(b: number) => formatBytes(b)} />
           <YAxis type="category" dataKey="layer" width={170} tick={{ fontSize: 11 }} interval={0} />

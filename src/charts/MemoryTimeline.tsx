@@ -1,4 +1,4 @@
-import { ChartSummary } from './ChartSummary';
+import { useMemo } from 'react';
 import {
   CartesianGrid,
   Legend,
@@ -10,7 +10,12 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { downsampleMax } from '../core/downsample';
 import { formatBytes, type TimelineMarker } from '../core/memory';
+import { ChartSummary } from './ChartSummary';
+
+/** Most points drawn; each kept point is its bucket's peak, so thinning never hides the maximum. */
+export const MAX_DRAWN_SAMPLES = 600;
 
 /** One drawn point: seconds since the run started and bytes. */
 export interface MemoryPoint {
@@ -60,8 +65,14 @@ function timelineSummary(points: readonly MemoryPoint[], markers: readonly Timel
 
 /** tf.memory() over time with phase and epoch markers. */
 export function MemoryTimeline({ points, markers, backend, hasPool }: Props) {
+  const drawn = useMemo(() => downsampleMax(points, MAX_DRAWN_SAMPLES, (p) => p.live), [points]);
   return (
-    <figure className="chart" data-testid="memory-timeline" data-points={points.length}>
+    <figure
+      className="chart"
+      data-testid="memory-timeline"
+      data-points={points.length}
+      data-drawn={drawn.length}
+    >
       <figcaption>
         Memory over time <span className="label-measured">measured · {backend} · tf.memory()</span>
       </figcaption>
@@ -73,7 +84,7 @@ export function MemoryTimeline({ points, markers, backend, hasPool }: Props) {
         <>
           <ChartSummary testId="memory-timeline-summary" text={timelineSummary(points, markers)} />
           <ResponsiveContainer width="100%" height={260}>
-            <LineChart data={points} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
+            <LineChart data={drawn} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis
                 type="number"

@@ -1,5 +1,7 @@
-import { ChartSummary } from './ChartSummary';
+import { useMemo } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { downsampleMax } from '../core/downsample';
+import { ChartSummary } from './ChartSummary';
 
 /** A per-step series and per-epoch train/validation series of one metric. */
 export interface MetricSeries {
@@ -21,6 +23,25 @@ function metricSummary({ title, batches, epochVal }: MetricSeries, fmt: (v: numb
   );
 }
 
+/** Most per-step points drawn: a long run has thousands of steps and a chart a few hundred pixels. */
+export const MAX_DRAWN_STEPS = 400;
+
+type Point = MetricSeries['batches'][number];
+
+/**
+ * The per-step line thinned for drawing: each bucket's highest and its lowest point, so a loss spike
+ * and a dip both stay visible (the summary sentence still reads every step).
+ */
+export function drawnSteps(points: readonly Point[]): Point[] {
+  if (points.length <= MAX_DRAWN_STEPS) return [...points];
+  const buckets = MAX_DRAWN_STEPS / 2;
+  const kept = new Set([
+    ...downsampleMax(points, buckets, (p) => p.y),
+    ...downsampleMax(points, buckets, (p) => -p.y),
+  ]);
+  return [...kept].sort((a, b) => a.x - b.x);
+}
+
 /** The three lines: per batch (faint), and per epoch on the training and validation splits. */
 const LINES = [
   { series: 'batches', name: 'per batch', stroke: 'var(--chart-faint)', width: 1 },
@@ -31,8 +52,9 @@ const LINES = [
 /** Loss or accuracy over training steps; charts take plain arrays, never tensors. */
 export function MetricsChart({ title, batches, epochTrain, epochVal, percent, testId }: MetricSeries) {
   const fmt = (v: number) => (percent ? `${Math.round(v * 100)}%` : String(Number(v.toPrecision(3))));
+  const drawn = useMemo(() => drawnSteps(batches), [batches]);
   return (
-    <figure className="chart" data-testid={testId} data-points={batches.length}>
+    <figure className="chart" data-testid={testId} data-points={batches.length} data-drawn={drawn.length}>
       <figcaption>
         {title} <span className="label-measured">measured</span>
       </figcaption>
@@ -63,7 +85,7 @@ export function MetricsChart({ title, batches, epochTrain, epochVal, percent, te
               {LINES.map((l) => (
                 <Line
                   key={l.series}
-                  data={{ batches, epochTrain, epochVal }[l.series]}
+                  data={{ batches: drawn, epochTrain, epochVal }[l.series]}
                   dataKey="y"
                   name={l.name}
                   stroke={l.stroke}
