@@ -1,0 +1,134 @@
+import type { ExperimentCard } from '../../core/experiments';
+import { SEED_CONFIG } from '../../core/experiments';
+import { predictPhases } from '../../core/experimentsMath';
+import { formatBytes } from '../../core/memory';
+import type { ModelSpec } from '../../core/modelSpec';
+import { validateTrainConfig } from '../../core/settings';
+import { commands } from '../../store/commands';
+import { updateConfig } from '../../store/store';
+import { useLab } from '../useLab';
+import { PairTable } from './PairTable';
+import type { Side, SideResult } from './runPair';
+
+const TFJS_WORDS: Record<ExperimentCard['tfjs'], string> = {
+  real: 'tfjs does this for real',
+  partial: 'tfjs does part of this',
+  cannot: 'tfjs cannot do this',
+};
+
+interface Props {
+  card: ExperimentCard;
+  spec: ModelSpec | null;
+  results: Partial<Record<Side, SideResult>>;
+  /** The side being run now, when this card's experiment is going on. */ running: Side | null;
+  /** Why the button cannot run now (busy, no data, another experiment); null when it can. */ blocked:
+    string | null;
+  error: string | null;
+  onRun(): void;
+}
+
+/** The release a card offers (clear_session), with its measured before and after. */
+function ReleaseExtra({ disabled }: { disabled: boolean }) {
+  const release = useLab((s) => s.memory.release);
+  const r = release.result;
+  return (
+    <div className="row">
+      <button
+        type="button"
+        data-testid="experiment-clear-session-release"
+        disabled={disabled || release.status === 'running'}
+        onClick={() => void commands().releaseAll()}
+      >
+        {release.status === 'running' ? 'Releasing…' : 'Release everything and measure'}
+      </button>
+      {r && (
+        <span data-testid="experiment-clear-session-result">
+          Live {formatBytes(r.before.liveBytes)} → {formatBytes(r.after.liveBytes)}
+          {r.before.allocatedBytes !== undefined &&
+            `, allocated incl. pool ${formatBytes(r.before.allocatedBytes)} → ${formatBytes(r.after.allocatedBytes ?? 0)}`}{' '}
+          <span className="label-measured">measured · {r.backend.name}</span>
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The card's pair: the button that runs it, and the before/after table. */
+function PairControls({ card, spec, results, running, blocked, onRun }: Omit<Props, 'error'>) {
+  const pair = card.pair!;
+  const problems = [...validateTrainConfig(pair.before), ...validateTrainConfig(pair.after)];
+  return (
+    <>
+      <div className="row">
+        <button
+          type="button"
+          data-testid={`experiment-${card.id}-run`}
+          disabled={blocked !== null || problems.length > 0}
+          onClick={onRun}
+        >
+          {running ? `Running ${running}…` : 'Run before and after'}
+        </button>
+        {blocked && running === null && <small className="hint">{blocked}</small>}
+      </div>
+      {problems.length > 0 && <p className="hint">Cannot run with these settings: {problems.join(' ')}</p>}
+      <PairTable
+        id={card.id}
+        pair={pair}
+        predicted={{ before: predictPhases(spec, pair.before), after: predictPhases(spec, pair.after) }}
+        results={results}
+        keras={card.id === 'mixed-precision'}
+      />
+    </>
+  );
+}
+
+/** One remedy as an experiment: what it changes, why, the arithmetic, and its measured pair. */
+export function ExperimentCardView(props: Props) {
+  const { card, running, blocked, error } = props;
+  const titleId = `experiment-${card.id}-title`;
+  return (
+    <article
+      className="experiment"
+      aria-labelledby={titleId}
+      data-testid={`experiment-${card.id}`}
+      aria-busy={running !== null}
+    >
+      <h3 id={titleId}>
+        {card.remedy === null ? '' : `${card.remedy}. `}
+        {card.title}
+      </h3>
+      <p>
+        <strong>Changes:</strong> {card.changes} <strong>Why it saves memory:</strong> {card.why}
+      </p>
+      <ul data-testid={`experiment-${card.id}-arithmetic`}>
+        {card.arithmetic.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      <p className="hint" data-testid={`experiment-${card.id}-tfjs`}>
+        {TFJS_WORDS[card.tfjs]}
+        {card.limitation ? `: ${card.limitation}` : '.'}
+      </p>
+      {card.extra === 'seed' && (
+        <button
+          type="button"
+          data-testid="experiment-seed-set"
+          disabled={blocked !== null}
+          onClick={() => updateConfig(SEED_CONFIG)}
+        >
+          Set the seed case (predict only)
+        </button>
+      )}
+      {card.extra === 'release' && <ReleaseExtra disabled={blocked !== null} />}
+      {card.pair ? <PairControls {...props} /> : <p className="hint">{card.noRun}</p>}
+      <p role="status" className="hint" data-testid={`experiment-${card.id}-status`}>
+        {running ? `Training the ${running} settings on the loaded data…` : ''}
+      </p>
+      {error && (
+        <p role="alert" className="error-text">
+          {error}
+        </p>
+      )}
+    </article>
+  );
+}
