@@ -1,5 +1,6 @@
 import { BackendBadge } from './components/BackendBadge';
 import { DatasetPanel } from './components/DatasetPanel';
+import { ExperimentsPanel } from './components/experiments/ExperimentsPanel';
 import { LayersPanel } from './components/LayersPanel';
 import { LessonsPanel } from './components/LessonsPanel';
 import { LogPanel } from './components/LogPanel';
@@ -47,6 +48,7 @@ export function App() {
           <RunPanel />
           <OomPanel />
           <SweepSection />
+          <ExperimentsPanel />
           <MetricsPanel />
           <ResultsPanel />
           <PreviewGrid />
