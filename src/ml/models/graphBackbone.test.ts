@@ -1,7 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planInput } from '../../core/planner';
+import { planTfjs } from '../../core/plannerTfjs';
+import { DEFAULT_TRAIN_CONFIG } from '../../core/settings';
+import { resolveTrainable } from '../../core/trainable';
 import { Trainer } from '../train/trainer';
 import { GraphBackboneError, graphClassifier, graphFeatures, loadGraphBackbone } from './graphBackbone';
+import { describeGraphClassifier, GRAPH_LAYER } from './graphSpec';
 
 // A small graph model in the format tensorflowjs_converter writes (a TensorFlow GraphDef as JSON and a
 // weights manifest): images -> Conv2D 3x3 (4 filters, SAME) -> Relu -> Mean over height and width
@@ -150,6 +155,44 @@ describe('graph model backbone', () => {
     trainer.dispose();
     tf.dispose([xs, ys]);
     model.dispose();
+    backbone.graph.dispose();
+  });
+
+  it('plans the graph as one frozen layer outside the tape: its constants are weights, only the head trains', async () => {
+    const backbone = await load('vector');
+    const classifier = graphClassifier(backbone, 2, 3);
+    const spec = describeGraphClassifier(backbone, classifier);
+    expect(spec.layers.slice(0, 3).map((l) => [l.name, l.inputs])).toEqual([
+      ['input_layer', []],
+      [GRAPH_LAYER, ['input_layer']],
+      ['features_map', [GRAPH_LAYER]],
+    ]);
+    expect(spec.layers[1]!.fixedWeightSizes).toEqual([3 * 3 * 3 * 4, 2]);
+    const config = {
+      ...DEFAULT_TRAIN_CONFIG,
+      model: 'tiny' as const,
+      height: SIZE,
+      width: SIZE,
+      batchSize: 4,
+    };
+    const head = [
+      'features_map',
+      'avg_pool',
+      'head_dropout_1',
+      'head_dense',
+      'head_dropout_2',
+      'predictions',
+    ];
+    // The frozen phase only: a fine-tune rule would name the graph too (it is a backbone layer), which
+    // is why the lab plans and runs no phase 2 for a graph backbone (GRAPH_MODEL_FROZEN_ONLY).
+    expect([...resolveTrainable(spec, 'frozen', { kind: 'last', n: 1000 })].sort()).toEqual([...head].sort());
+    const input = planInput(spec, config, 'frozen');
+    expect(input.backboneOutsideTape).toBe(true);
+    const plan = planTfjs(input);
+    const headParams = 4 * 128 + 128 + 128 * 2 + 2;
+    expect(plan.categories.gradients).toBe(headParams * 4);
+    expect(plan.categories.weights).toBe((headParams + 3 * 3 * 3 * 4 + 2) * 4);
+    classifier.model.dispose();
     backbone.graph.dispose();
   });
 });
