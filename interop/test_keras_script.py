@@ -1,8 +1,9 @@
 """The lab's Keras script, run for real: written by the lab's own code from lab settings (interop/node/
 kerasScript.ts), then run with this venv's TensorFlow on a tiny folder of JPEG and PNG files, one epoch of
-two steps per phase with random weights at 32x32. Once on one device (EfficientNet-Tiny's stand-in B0,
-gradient accumulation on) and once under MirroredStrategy with two logical CPUs as two real replicas
-(MobileNetV2). Both runs start together, so a machine with spare cores runs them side by side."""
+two steps per phase with random weights at 32x32. On one device (EfficientNet-Tiny's stand-in B0,
+gradient accumulation on), on one device from a CSV manifest of the same files (MobileNetV2), and under
+MirroredStrategy with two logical CPUs as two real replicas (MobileNetV2). The runs start together, so a
+machine with spare cores runs them side by side."""
 
 import json
 import math
@@ -24,6 +25,13 @@ RUNS = {
         "flags": ["--strategy", "none"],
         "replicas": 1,
         "micro": 2,
+    },
+    "manifest": {
+        "settings": {"model": "mobilenetv2", "batchSize": 2, "fineTune": {"kind": "last", "n": 4}},
+        "flags": ["--strategy", "none"],
+        "replicas": 1,
+        "micro": 2,
+        "manifest": "labels.csv",
     },
     "mirrored": {
         "settings": {"model": "mobilenetv2", "batchSize": 2, "fineTune": {"kind": "last", "n": 4}},
@@ -49,6 +57,10 @@ def write_folder(tf, root):
                 tf.io.write_file(str(root / name / f"{i}.png"), tf.io.encode_png(pixels))
             else:
                 tf.io.write_file(str(root / name / f"{i}.jpg"), tf.io.encode_jpeg(pixels))
+    # The same files as a manifest (paths relative to it, the lab's column names), and one row whose
+    # label is no class, which the script leaves out and says so.
+    rows = [f"{name}/{i}.{'png' if i % 2 else 'jpg'},{name}" for name in CLASSES for i in range(10)]
+    (root / "labels.csv").write_text("\n".join(["filename,label", *rows, "owls/0.jpg,penguins"]) + "\n")
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +69,9 @@ def runs(tf, node, tmp_path_factory):
     data = work / "data"
     write_folder(tf, data)
     jobs = [
-        {"settings": {**COMMON_SETTINGS, **run["settings"]}, "classNames": CLASSES, "manifest": None,
-         "remedies": {"mixedPrecision": False, "memoryGrowth": False}, "output": str(work / f"train_{name}.py")}
+        {"settings": {**COMMON_SETTINGS, **run["settings"]}, "classNames": CLASSES,
+         "manifest": run.get("manifest"), "remedies": {"mixedPrecision": False, "memoryGrowth": False},
+         "output": str(work / f"train_{name}.py")}
         for name, run in RUNS.items()
     ]
     answers = dict(zip(RUNS, node("kerasScript", jobs, work)))
@@ -67,7 +80,8 @@ def runs(tf, node, tmp_path_factory):
     for name, run in RUNS.items():
         out = work / name
         out.mkdir()
-        command = [sys.executable, str(work / f"train_{name}.py"), "--data", str(data), "--weights", "none",
+        source = data / run["manifest"] if "manifest" in run else data
+        command = [sys.executable, str(work / f"train_{name}.py"), "--data", str(source), "--weights", "none",
                    "--epochs", "1", "--steps-per-epoch", "2", "--save", str(out / "model.keras"),
                    "--memory-log", str(out / "memory.jsonl"), *run["flags"]]
         log = open(out / "log.txt", "w")
@@ -97,6 +111,8 @@ def test_script_runs_both_phases_and_logs_memory(name, runs):
     for phase, key in (("frozen", "frozen"), ("fine-tune", "fineTune")):
         predicted = f"the lab predicted {prediction[key] / 1e6:.1f} MB"
         assert f"[memory] {phase} epoch 1: no GPU, nothing measured; {predicted}" in log
+    if "manifest" in expected:
+        assert "1 manifest row(s) with a label outside CLASS_NAMES left out" in log
     records = [json.loads(line) for line in (run["out"] / "memory.jsonl").read_text().splitlines()]
     assert records == [
         {"phase": "frozen", "epoch": 1, "peak": None, "predicted": round(prediction["frozen"])},
