@@ -8,6 +8,8 @@ import { plannerSummary, plannerTable, techniqueTable } from './report';
 import { inputRows } from './input';
 import { techniqueRows } from './techniques';
 import { float16Rows } from './float16';
+import { float16AccuracyRows } from './float16Accuracy';
+import { nodeSample } from './sampleNode';
 import { listingRow, listingTable } from './listing';
 import { overheadRows } from './overhead';
 import { inputRateTable } from './inputRate';
@@ -52,6 +54,7 @@ async function cpu(): Promise<void> {
   if (float16) {
     console.log('\n## float16 storage, float32 math — cpu backend (Node)\n');
     print(techniqueTable(await float16Rows({})));
+    print(techniqueTable(await float16AccuracyRows(nodeSample())));
   }
   if (overhead) {
     // 32 px: one MobileNetV2 fine-tune step at 64 px takes about 45 s on the cpu backend here.
