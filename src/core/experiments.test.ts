@@ -220,9 +220,9 @@ describe('experimentCards', () => {
     expect(fine).toBeGreaterThan(card);
     const after = c.pair!.after;
     expect(after.batchSize).toBeLessThan(16);
-    expect(highestPeak(spec, after)).toBeLessThanOrEqual(card);
-    // The largest such batch: one more image would not fit.
-    expect(highestPeak(spec, { ...after, batchSize: after.batchSize + 1 })).toBeGreaterThan(card);
+    // The largest batch predicted within 95% of the card: one more image would not be.
+    expect(highestPeak(spec, after)).toBeLessThanOrEqual(card * 0.95);
+    expect(highestPeak(spec, { ...after, batchSize: after.batchSize + 1 })).toBeGreaterThan(card * 0.95);
     expect(c.arithmetic.join(' ')).toContain('fit() ignores batch_size for a dataset');
   });
 
