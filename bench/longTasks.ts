@@ -1,0 +1,187 @@
+// Bench row: how long the page's main thread blocks while the lab works (issue 13 item 5, issue 12
+// item 4). The production build (with the e2e test handle) in headless Chromium: a Tiny 32 px run of
+// 1+1 epochs on the built-in sample, then a generated folder of 1,000 images chosen through the folder
+// input. Every task the browser reports to PerformanceObserver('longtask') is kept with the phase it
+// started in. Run alone with `npx tsx bench/longTasks.ts [files]`.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { build, preview } from 'vite';
+import { findChromium } from '../e2e/chromium';
+import { drawShapeImage, encodePng, SHAPE_KINDS } from '../scripts/shapes';
+
+/** Long tasks of one phase of the visit. */
+export interface LongTaskPhase {
+  phase: string;
+  /** How long the phase lasted, ms. */ ms: number;
+  /** Tasks over 50 ms (the browser reports no shorter ones). */ over50: number;
+  over100: number;
+  longestMs: number;
+}
+
+export interface LongTaskRow {
+  backend: string;
+  inWorker: boolean;
+  phases: LongTaskPhase[];
+}
+
+/** A page-side recorder: every long task and the stamps the bench sets by name. */
+function observe(): void {
+  const w = window as unknown as { __longTasks: [number, number][]; __marks: Record<string, number> };
+  w.__longTasks = [];
+  w.__marks = {};
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__longTasks.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+  // The chosen folder's change event: its task includes the browser building the file list.
+  document.addEventListener('change', () => (w.__marks.change = performance.now()), true);
+}
+
+/** root/<class>/img_NNNN.png, `files` in all over three classes. */
+function makeFolder(files: number): string {
+  const root = mkdtempSync(join(tmpdir(), 'vram-lab-longtasks-'));
+  const pngs = SHAPE_KINDS.map((k, i) => encodePng(drawShapeImage(k, 32, 200 + i)));
+  for (const k of SHAPE_KINDS) mkdirSync(join(root, 'set', k), { recursive: true });
+  for (let i = 0; i < files; i++) {
+    const k = i % SHAPE_KINDS.length;
+    writeFileSync(join(root, 'set', SHAPE_KINDS[k]!, `img_${String(i).padStart(4, '0')}.png`), pngs[k]!);
+  }
+  return root;
+}
+
+type Lab = { store: { getState(): { engine: { backend: { name: string; inWorker: boolean } | null } } } };
+
+/** Polls a condition on the store in the page, e.g. `s.run.status === 'completed'`. */
+async function until(page: Page, body: string, timeout = 600_000): Promise<void> {
+  // An expression, not a function: the condition is written by this file.
+  await page.waitForFunction(`(() => { const s = window.__lab.store.getState(); return ${body}; })()`, null, {
+    timeout,
+    polling: 100,
+  });
+}
+
+/** Stamps `name` now, in the page's clock. */
+async function mark(page: Page, name: string): Promise<void> {
+  await page.evaluate((n) => {
+    (window as unknown as { __marks: Record<string, number> }).__marks[n] = performance.now();
+  }, name);
+}
+
+/** Tiny 32 px, 1+1 epochs on the built-in sample, as the e2e journeys train; stamps the first step. */
+async function trainSample(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Use built-in sample' }).click();
+  await until(page, "s.dataset.status === 'ready'");
+  await page.getByTestId('model-select').selectOption('tiny');
+  for (const [id, v] of [
+    ['height', '32'],
+    ['width', '32'],
+    ['batch-size', '16'],
+    ['frozen-epochs', '1'],
+    ['fine-tune-epochs', '1'],
+  ] as const)
+    await page.getByTestId(id).fill(v);
+  await mark(page, 'train');
+  await page.getByTestId('train').click();
+  await until(page, 's.run.batches.length > 0');
+  await mark(page, 'firstStep');
+  await until(page, "['completed', 'stopped', 'oom', 'failed'].includes(s.run.status)");
+  await mark(page, 'trained');
+}
+
+async function dropFolder(page: Page, dir: string): Promise<void> {
+  await mark(page, 'folder');
+  await page.getByTestId('folder-input').setInputFiles(dir);
+  await until(page, "s.dataset.status === 'ready' && s.dataset.name !== 'Built-in sample'");
+  await until(page, "s.preview.status !== 'loading'");
+  await mark(page, 'listed');
+}
+
+async function phases(page: Page): Promise<LongTaskPhase[]> {
+  const { tasks, marks } = await page.evaluate(() => {
+    const w = window as unknown as { __longTasks: [number, number][]; __marks: Record<string, number> };
+    return { tasks: w.__longTasks, marks: w.__marks };
+  });
+  const m = marks as Record<'train' | 'firstStep' | 'trained' | 'folder' | 'change' | 'listed', number>;
+  const changeTask = tasks.find(([start, d]) => start <= m.change && m.change <= start + d);
+  const phase = (name: string, from: number, to: number, without?: [number, number]): LongTaskPhase => {
+    const inside = tasks.filter((t) => t !== without && t[0] >= from && t[0] < to).map(([, d]) => d);
+    return {
+      phase: name,
+      ms: to - from,
+      over50: inside.length,
+      over100: inside.filter((d) => d > 100).length,
+      longestMs: Math.max(0, ...inside),
+    };
+  };
+  return [
+    phase('training: Train → first step (includes the first compile)', m.train, m.firstStep),
+    phase('training: first step → run ended', m.firstStep, m.trained),
+    phase('folder chosen → listed, checked, preview shown', m.folder, m.listed),
+    phase('the same, without the change-event task', m.folder, m.listed, changeTask),
+    {
+      phase: 'the change-event task alone (the browser lists the chosen folder)',
+      ms: changeTask?.[1] ?? 0,
+      over50: changeTask ? 1 : 0,
+      over100: (changeTask?.[1] ?? 0) > 100 ? 1 : 0,
+      longestMs: changeTask?.[1] ?? 0,
+    },
+  ];
+}
+
+/** Builds the app into a temporary folder, serves it, and measures one visit. */
+export async function longTaskRow(files = 1000): Promise<LongTaskRow> {
+  const outDir = mkdtempSync(join(tmpdir(), 'vram-lab-longtasks-build-'));
+  const folder = makeFolder(files);
+  await build({ mode: 'e2e', logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  const server = await preview({ preview: { port: 0, host: '127.0.0.1' }, build: { outDir } });
+  const browser = await chromium.launch({
+    executablePath: findChromium(),
+    args: ['--no-sandbox', '--enable-unsafe-webgpu', '--disable-background-networking'],
+  });
+  try {
+    // bypassCSP: the polled conditions are expressions, which the page's policy (no eval) would refuse.
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+    await page.addInitScript(observe);
+    await page.goto(server.resolvedUrls?.local[0] ?? '', { timeout: 120_000 });
+    await until(page, "s.engine.status === 'ready'", 120_000);
+    const engine = await page.evaluate(
+      () => (window as unknown as { __lab: Lab }).__lab.store.getState().engine.backend,
+    );
+    await trainSample(page);
+    await dropFolder(page, join(folder, 'set'));
+    return { backend: engine?.name ?? '?', inWorker: engine?.inWorker ?? false, phases: await phases(page) };
+  } finally {
+    await browser.close();
+    server.httpServer.close();
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+export function longTaskTable(r: LongTaskRow): string[] {
+  const ms = (t: number) => `${Math.round(t)} ms`;
+  return [
+    `Engine on ${r.backend}, ${r.inWorker ? 'in a Web Worker' : 'on the page thread'}; production build.`,
+    '',
+    '| phase | lasted | tasks > 50 ms | tasks > 100 ms | longest task |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...r.phases.map(
+      (p) =>
+        `| ${p.phase} | ${(p.ms / 1000).toFixed(1)} s | ${p.over50} | ${p.over100} | ${ms(p.longestMs)} |`,
+    ),
+  ];
+}
+
+if (process.argv[1]?.endsWith('longTasks.ts')) {
+  longTaskRow(Number(process.argv[2] ?? 1000)).then(
+    (r) => {
+      console.log(longTaskTable(r).join('\n'));
+      process.exit(0);
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
