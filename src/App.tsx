@@ -1,4 +1,5 @@
 import { BackendBadge } from './components/BackendBadge';
+import { ClassResultsPanel } from './components/classResults/ClassResultsPanel';
 import { DatasetPanel } from './components/DatasetPanel';
 import { ExperimentsPanel } from './components/experiments/ExperimentsPanel';
 import { LayersPanel } from './components/LayersPanel';
@@ -53,6 +54,7 @@ export function App() {
           <ResultsPanel />
           <PreviewGrid />
           <HistoryPanel />
+          <ClassResultsPanel />
           <LessonsPanel />
           <LogPanel />
         </div>
