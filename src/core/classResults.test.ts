@@ -136,6 +136,9 @@ describe('class results', () => {
     });
     expect(other).toMatchObject({ guess: null, measuredBytes: null, fits: false, fitsBasis: 'measured' });
     expect(other!.settingsText).toBe('EfficientNet-Tiny 32×32, batch 32, card 40 MB');
+    // A guess kept from other settings is shown nowhere.
+    const stale = file('Cyd', config(16), [], guess);
+    expect(mergeResults([{ file: 'c.json', text: text(stale) }]).rows[0]!.guess).toBeNull();
     const noCard = mergeResults([{ file: 'b.json', text: text(file('Bo', config(8, null), [])) }]).rows[0];
     expect(noCard).toMatchObject({
       fits: null,

@@ -142,7 +142,7 @@ export function rowsOf(f: ResultsFile, file: string): ClassRow[] {
     adapter: f.adapter,
     settings: f.current.settings,
     settingsText: settingsText(f.current.settings),
-    guess: f.current.guess ? guessText(f.current.guess) : null,
+    guess: guessedFor(f.current.guess, f.current.settings) ? guessText(f.current.guess!) : null,
     predictedBytes: plannedPeak,
     measuredBytes: null,
     fits: plannedPeak === null || limit === null ? null : plannedPeak <= limit,
