@@ -120,7 +120,11 @@ function canonical(value: unknown): string {
 function guessedFor(guess: Guess | null, c: TrainConfig): boolean {
   if (!guess) return false;
   try {
-    return canonical(JSON.parse(guess.settings)) === canonical(JSON.parse(guessSettingsKey(c)));
+    const made = JSON.parse(guess.settings) as Record<string, unknown>;
+    const now = JSON.parse(guessSettingsKey(c)) as Record<string, unknown>;
+    // Only the settings the schema kept count: a field it does not know cannot tell two settings apart.
+    const kept = Object.fromEntries(Object.keys(now).map((k) => [k, made[k]]));
+    return canonical(kept) === canonical(now);
   } catch {
     // A guess key that is not JSON was made for no settings this file holds.
     return false;
