@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import {
   CartesianGrid,
   Legend,
@@ -12,10 +12,14 @@ import {
 } from 'recharts';
 import { downsampleMax } from '../core/downsample';
 import { formatBytes, type TimelineMarker } from '../core/memory';
+import { useThrottled } from '../components/useThrottled';
 import { ChartSummary } from './ChartSummary';
 
 /** Most points drawn; each kept point is its bucket's peak, so thinning never hides the maximum. */
-export const MAX_DRAWN_SAMPLES = 600;
+export const MAX_DRAWN_SAMPLES = 300;
+
+/** Shortest time between two redraws of the lines, ms; the summary sentence above stays live. */
+const REDRAW_MS = 1000;
 
 /** One drawn point: seconds since the run started and bytes. */
 export interface MemoryPoint {
@@ -63,9 +67,11 @@ function timelineSummary(points: readonly MemoryPoint[], markers: readonly Timel
   );
 }
 
-/** tf.memory() over time with phase and epoch markers. */
+/** tf.memory() over time with phase and epoch markers; the lines redraw at most once every REDRAW_MS. */
 export function MemoryTimeline({ points, markers, backend, hasPool }: Props) {
-  const drawn = useMemo(() => downsampleMax(points, MAX_DRAWN_SAMPLES, (p) => p.live), [points]);
+  const live = useMemo(() => ({ points, markers }), [points, markers]);
+  const shown = useThrottled(live, REDRAW_MS);
+  const drawn = useMemo(() => downsampleMax(shown.points, MAX_DRAWN_SAMPLES, (p) => p.live), [shown]);
   return (
     <figure
       className="chart"
@@ -83,44 +89,57 @@ export function MemoryTimeline({ points, markers, backend, hasPool }: Props) {
       ) : (
         <>
           <ChartSummary testId="memory-timeline-summary" text={timelineSummary(points, markers)} />
-          <ResponsiveContainer width="100%" height={260}>
-            <LineChart data={drawn} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
-              <CartesianGrid strokeDasharray="3 3" />
-              <XAxis
-                type="number"
-                dataKey="s"
-                domain={[0, 'dataMax']}
-                tickFormatter={(s: number) => `${s.toFixed(0)}s`}
-                label={{ value: 'seconds since start', position: 'insideBottom', offset: -8 }}
-              />
-              <YAxis tickFormatter={(b: number) => formatBytes(b)} width={72} />
-              <Tooltip
-                formatter={(v) => (typeof v === 'number' ? formatBytes(v) : String(v))}
-                labelFormatter={(s) => `${Number(s).toFixed(1)} s`}
-              />
-              <Legend verticalAlign="top" height={24} />
-              <Line
-                dataKey="live"
-                name="live tensors (peak per 50 ms)"
-                stroke="var(--chart-main)"
-                dot={false}
-                isAnimationActive={false}
-              />
-              {hasPool && (
-                <Line
-                  dataKey="allocated"
-                  name="allocated by backend, incl. pool"
-                  stroke="var(--chart-pool)"
-                  strokeDasharray="4 2"
-                  dot={false}
-                  isAnimationActive={false}
-                />
-              )}
-              {markers.map(markerLine)}
-            </LineChart>
-          </ResponsiveContainer>
+          <TimelineLines drawn={drawn} markers={shown.markers} hasPool={hasPool} />
         </>
       )}
     </figure>
   );
 }
+
+interface LinesProps {
+  drawn: MemoryPoint[];
+  markers: TimelineMarker[];
+  hasPool: boolean;
+}
+
+/** The drawing itself, memoised: a new sample between redraws re-renders the summary, not Recharts. */
+const TimelineLines = memo(function TimelineLines({ drawn, markers, hasPool }: LinesProps) {
+  return (
+    <ResponsiveContainer width="100%" height={260}>
+      <LineChart data={drawn} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
+        <CartesianGrid strokeDasharray="3 3" />
+        <XAxis
+          type="number"
+          dataKey="s"
+          domain={[0, 'dataMax']}
+          tickFormatter={(s: number) => `${s.toFixed(0)}s`}
+          label={{ value: 'seconds since start', position: 'insideBottom', offset: -8 }}
+        />
+        <YAxis tickFormatter={(b: number) => formatBytes(b)} width={72} />
+        <Tooltip
+          formatter={(v) => (typeof v === 'number' ? formatBytes(v) : String(v))}
+          labelFormatter={(s) => `${Number(s).toFixed(1)} s`}
+        />
+        <Legend verticalAlign="top" height={24} />
+        <Line
+          dataKey="live"
+          name="live tensors (peak per 50 ms)"
+          stroke="var(--chart-main)"
+          dot={false}
+          isAnimationActive={false}
+        />
+        {hasPool && (
+          <Line
+            dataKey="allocated"
+            name="allocated by backend, incl. pool"
+            stroke="var(--chart-pool)"
+            strokeDasharray="4 2"
+            dot={false}
+            isAnimationActive={false}
+          />
+        )}
+        {markers.map(markerLine)}
+      </LineChart>
+    </ResponsiveContainer>
+  );
+});

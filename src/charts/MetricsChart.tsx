@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { downsampleMax } from '../core/downsample';
+import { useThrottled } from '../components/useThrottled';
 import { ChartSummary } from './ChartSummary';
 
 /** A per-step series and per-epoch train/validation series of one metric. */
@@ -49,12 +50,26 @@ const LINES = [
   { series: 'epochVal', name: 'epoch (validation)', stroke: 'var(--chart-validation)', width: 2 },
 ] as const;
 
+/** How a value reads: a percent for accuracies, three significant digits otherwise. */
+const formatter = (percent: boolean) => (v: number) =>
+  percent ? `${Math.round(v * 100)}%` : String(Number(v.toPrecision(3)));
+
+/** Shortest time between two redraws of the lines, ms; the summary sentence stays live. */
+const REDRAW_MS = 1000;
+
 /** Loss or accuracy over training steps; charts take plain arrays, never tensors. */
 export function MetricsChart({ title, batches, epochTrain, epochVal, percent, testId }: MetricSeries) {
-  const fmt = (v: number) => (percent ? `${Math.round(v * 100)}%` : String(Number(v.toPrecision(3))));
-  const drawn = useMemo(() => drawnSteps(batches), [batches]);
+  const fmt = formatter(percent === true);
+  const live = useMemo(() => ({ batches, epochTrain, epochVal }), [batches, epochTrain, epochVal]);
+  const shown = useThrottled(live, REDRAW_MS);
+  const drawn = useMemo(() => ({ ...shown, batches: drawnSteps(shown.batches) }), [shown]);
   return (
-    <figure className="chart" data-testid={testId} data-points={batches.length} data-drawn={drawn.length}>
+    <figure
+      className="chart"
+      data-testid={testId}
+      data-points={batches.length}
+      data-drawn={drawn.batches.length}
+    >
       <figcaption>
         {title} <span className="label-measured">measured</span>
       </figcaption>
@@ -66,38 +81,48 @@ export function MetricsChart({ title, batches, epochTrain, epochVal, percent, te
             testId={`${testId}-summary`}
             text={metricSummary({ title, batches, epochTrain, epochVal, testId }, fmt)}
           />
-          <ResponsiveContainer width="100%" height={220}>
-            <LineChart margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
-              <CartesianGrid strokeDasharray="3 3" />
-              <XAxis
-                type="number"
-                dataKey="x"
-                domain={[1, 'dataMax']}
-                allowDecimals={false}
-                label={{ value: 'step', position: 'insideBottom', offset: -8 }}
-              />
-              <YAxis domain={percent ? [0, 1] : ['auto', 'auto']} tickFormatter={fmt} width={48} />
-              <Tooltip
-                formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))}
-                labelFormatter={(x) => `step ${x}`}
-              />
-              <Legend verticalAlign="top" height={24} />
-              {LINES.map((l) => (
-                <Line
-                  key={l.series}
-                  data={{ batches: drawn, epochTrain, epochVal }[l.series]}
-                  dataKey="y"
-                  name={l.name}
-                  stroke={l.stroke}
-                  strokeWidth={l.width}
-                  dot={l.series === 'batches' ? false : undefined}
-                  isAnimationActive={false}
-                />
-              ))}
-            </LineChart>
-          </ResponsiveContainer>
+          <MetricLines series={drawn} percent={percent === true} />
         </>
       )}
     </figure>
   );
 }
+
+type Drawn = Pick<MetricSeries, 'batches' | 'epochTrain' | 'epochVal'>;
+
+/** The drawing itself, memoised: a new step between redraws re-renders the summary, not Recharts. */
+const MetricLines = memo(function MetricLines({ series, percent }: { series: Drawn; percent: boolean }) {
+  const fmt = formatter(percent === true);
+  return (
+    <ResponsiveContainer width="100%" height={220}>
+      <LineChart margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
+        <CartesianGrid strokeDasharray="3 3" />
+        <XAxis
+          type="number"
+          dataKey="x"
+          domain={[1, 'dataMax']}
+          allowDecimals={false}
+          label={{ value: 'step', position: 'insideBottom', offset: -8 }}
+        />
+        <YAxis domain={percent ? [0, 1] : ['auto', 'auto']} tickFormatter={fmt} width={48} />
+        <Tooltip
+          formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))}
+          labelFormatter={(x) => `step ${x}`}
+        />
+        <Legend verticalAlign="top" height={24} />
+        {LINES.map((l) => (
+          <Line
+            key={l.series}
+            data={series[l.series]}
+            dataKey="y"
+            name={l.name}
+            stroke={l.stroke}
+            strokeWidth={l.width}
+            dot={l.series === 'batches' ? false : undefined}
+            isAnimationActive={false}
+          />
+        ))}
+      </LineChart>
+    </ResponsiveContainer>
+  );
+});
