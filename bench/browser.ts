@@ -5,7 +5,7 @@ import { float16Rows } from './float16';
 import { plannerRows, type PlannerRow } from './plannerRows';
 import { inputRows } from './input';
 import { techniqueRows } from './techniques';
-import { overheadRows } from './overhead';
+import { hookCost, overheadRows, type HookCost } from './overhead';
 import { inputRateRows, type InputRateRow } from './inputRate';
 import type { BenchRow } from './types';
 
@@ -20,6 +20,8 @@ export interface BrowserBench {
   float16Check: { backend: string; mismatches: Float16Mismatch[] }[];
   /** The lab's instrumented step against plain tfjs (issue 16 item 2). */
   overhead: BenchRow[];
+  /** The probes' µs per kernel and the kernels of a step: the overhead without the step's noise. */
+  hookCost?: HookCost;
   /** Images/s the pipeline delivers against images/s the step consumes (issue 16 item 3). */
   inputRate: InputRateRow[];
   error?: string;
@@ -56,7 +58,10 @@ async function main(): Promise<void> {
     if (params.get('techniques') !== '0')
       // Technique rows time three steps as on cpu: one SwiftShader step varies by a third from run to run.
       result.techniques = [...(await techniqueRows({})), ...(await inputRows({ quick: true }))];
-    if (params.get('overhead') !== '0') result.overhead = await overheadRows({ size: 64, steps: 3 });
+    if (params.get('overhead') !== '0') {
+      result.overhead = await overheadRows({ size: 64, steps: 3 });
+      result.hookCost = await hookCost(64, 2000);
+    }
     if (params.get('inputRate') !== '0')
       result.inputRate = await inputRateRows({ jpegs: 1000, steps: 2, log });
     if (params.get('float16') !== '0') {

@@ -4,6 +4,7 @@ import { planTfjs } from '../src/core/planner';
 import { DEFAULT_TRAIN_CONFIG } from '../src/core/settings';
 import { startRunProbes } from '../src/browser/runProbes';
 import { describeModel } from '../src/ml/memory/describe';
+import { onKernel } from '../src/ml/memory/kernelHook';
 import { trackLayers } from '../src/ml/memory/layerContext';
 import { buildClassifier } from '../src/ml/models/registry';
 import { noiseBatch } from '../src/ml/train/fixtures';
@@ -155,4 +156,75 @@ export async function overheadRows(opts: OverheadOptions): Promise<BenchRow[]> {
     trainer.dispose();
     model.dispose();
   }
+}
+
+/** What the probes cost per kernel, and how many kernels one step runs: their product is the overhead a step pays. */
+export interface HookCost {
+  backend: string;
+  /** Mean µs of a tiny kernel (an add of four numbers) without and with the default probes. */
+  plainUs: number;
+  probedUs: number;
+  /** Kernels one default fine-tune step runs (MobileNetV2 at `size`). */
+  kernelsPerStep: number;
+  size: number;
+}
+
+/** Mean µs per run of a tiny kernel, `n` times. */
+function tinyKernelUs(x: tf.Tensor, n: number): number {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) tf.add(x, 1).dispose();
+  return ((performance.now() - t0) / n) * 1000;
+}
+
+/**
+ * The probes' cost measured where a busy machine's noise cannot hide it: µs per kernel on a kernel that
+ * does almost nothing (on a GPU backend its dispatch, not its math), times the kernels of one step.
+ */
+export async function hookCost(size: number, n = 20_000): Promise<HookCost> {
+  await tf.ready();
+  const backend = tf.getBackend();
+  const x = tf.ones([4]);
+  const { model, backboneLayerCount } = buildClassifier({
+    id: DEFAULT_TRAIN_CONFIG.model,
+    height: size,
+    width: size,
+    includePreprocessing: true,
+    numClasses: CLASSES,
+    seed: 1,
+  });
+  const batch = noiseBatch(BATCH, size, CLASSES, 7);
+  const trainer = new Trainer(model, backboneLayerCount, { seed: 1 });
+  try {
+    trainer.compile('fine-tune', DEFAULT_TRAIN_CONFIG.fineTuneLearningRate, 20);
+    let kernelsPerStep = 0;
+    const off = onKernel(backend, () => void kernelsPerStep++);
+    await trainer.step(batch);
+    off();
+    tinyKernelUs(x, n);
+    const plainUs = tinyKernelUs(x, n);
+    const probes = startRunProbes(
+      backend,
+      { budgetBytes: null, preciseProfile: false },
+      () => 0,
+      () => undefined,
+    );
+    const probedUs = tinyKernelUs(x, n);
+    probes.dispose();
+    await x.data();
+    return { backend, plainUs, probedUs, kernelsPerStep, size };
+  } finally {
+    x.dispose();
+    tf.dispose(batch);
+    trainer.dispose();
+    model.dispose();
+  }
+}
+
+export function hookCostLine(c: HookCost, plainStepMs?: number): string {
+  const extraMs = ((c.probedUs - c.plainUs) * c.kernelsPerStep) / 1000;
+  const share = plainStepMs ? ` = ${((100 * extraMs) / plainStepMs).toFixed(2)}% of the plain step` : '';
+  return (
+    `  probes per kernel [${c.backend}]: ${c.plainUs.toFixed(2)} → ${c.probedUs.toFixed(2)} µs on a tiny kernel; ` +
+    `${c.kernelsPerStep} kernels a step (${c.size} px) → ${extraMs.toFixed(1)} ms a step${share}`
+  );
 }

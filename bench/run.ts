@@ -11,7 +11,7 @@ import { float16Rows } from './float16';
 import { float16AccuracyRows } from './float16Accuracy';
 import { nodeSample } from './sampleNode';
 import { listingRow, listingTable } from './listing';
-import { overheadRows } from './overhead';
+import { hookCost, hookCostLine, overheadRows } from './overhead';
 import { inputRateTable } from './inputRate';
 import { journeyRow, journeyTable } from './journey';
 
@@ -59,7 +59,9 @@ async function cpu(): Promise<void> {
   if (overhead) {
     // 32 px: one MobileNetV2 fine-tune step at 64 px takes about 45 s on the cpu backend here.
     console.log('\n## Instrument overhead — cpu backend (Node)\n');
-    print(techniqueTable(await overheadRows({ size: 32, steps: 3 })));
+    const rows = await overheadRows({ size: 32, steps: 3 });
+    print(techniqueTable(rows));
+    console.log(hookCostLine(await hookCost(32), rows[0]?.a.stepMs));
   }
 }
 
@@ -125,6 +127,7 @@ function report(result: BrowserBench): void {
   if (result.overhead.length) {
     console.log(`\n## Instrument overhead — ${result.backend} (Chromium)\n`);
     print(techniqueTable(result.overhead));
+    if (result.hookCost) console.log(hookCostLine(result.hookCost, result.overhead[0]?.a.stepMs));
   }
   if (result.inputRate.length) {
     console.log(`\n## Input pipeline rate — ${result.backend} (Chromium)\n`);
