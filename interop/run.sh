@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The interop suite: real TensorFlow/Keras judges the lab's architectures, weight files, outputs and
 # image ops. Creates interop/.venv with the pinned requirements when it is missing or the pins changed,
-# then runs pytest. Extra arguments go to pytest (e.g. -k architectures).
+# then runs pytest. Extra arguments go to pytest (e.g. -k architectures); --install-only stops after the
+# environment is ready (scripts/test.sh installs it while the unit tests run).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 venv="$here/.venv"
@@ -27,6 +28,8 @@ if [[ ! -x "$venv/bin/python" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; th
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$here/requirements-nodeps.txt"
   echo "$want" >"$stamp"
 fi
+
+[[ "${1:-}" == "--install-only" ]] && exit 0
 
 cd "$here/.."
 exec "$venv/bin/python" -m pytest -c interop/pytest.ini interop "$@"
