@@ -29,7 +29,7 @@ interface RunView {
   status: string;
   backend: string | null;
   batches: { phase: string; t: number; stepMs: number; batchesPerEpoch: number }[];
-  epochs: { phase: string; valAccuracy: number; t: number }[];
+  epochs: { phase: string; valAccuracy: number; validationMs: number }[];
   phases: { phase: string; t: number; batchesPerEpoch: number; epochs: number }[];
 }
 
@@ -72,9 +72,14 @@ function summarise(
   run: RunView,
   trainS: number,
 ): Omit<JourneyRow, 'adapter' | 'settings' | 'sampleS' | 'classes'> {
+  // The last phase ends with its last step plus the validation pass after it (epochs carry no time).
+  const lastT = run.batches.length
+    ? run.batches[run.batches.length - 1]!.t + (run.epochs[run.epochs.length - 1]?.validationMs ?? 0)
+    : 0;
   const phases = run.phases.map((p, i) => ({
     phase: p.phase,
-    s: ((run.phases[i + 1]?.t ?? run.epochs[run.epochs.length - 1]?.t ?? p.t) - p.t) / 1000,
+    s: ((run.phases[i + 1]?.t ?? lastT) - p.t) / 1000,
+    validationS: run.epochs.filter((e) => e.phase === p.phase).reduce((n, e) => n + e.validationMs, 0) / 1000,
   }));
   const names = [...new Set(run.batches.map((b) => b.phase))];
   return {
@@ -170,7 +175,7 @@ export function journeyTable(r: JourneyRow): string[] {
   return [
     `${r.backend} on ${r.adapter}, default settings: ${r.settings}; run ${r.status} (${r.steps} of ${r.plannedSteps} steps)`,
     `  sample ready ${r.sampleS.toFixed(1)} s · Train → first step ${r.firstStepS.toFixed(1)} s · Train → end ${r.trainS.toFixed(0)} s${ended ? '' : ` (limit; projected ${projected.toFixed(0)} s)`}`,
-    `  phases: ${r.phases.map((p) => `${p.phase} ${p.s.toFixed(0)} s`).join(', ')} · median step: ${r.stepMs.map((s) => `${s.phase} ${s.ms.toFixed(0)} ms`).join(', ')}`,
+    `  phases: ${r.phases.map((p) => `${p.phase} ${p.s.toFixed(0)} s (validation ${p.validationS.toFixed(0)} s)`).join(', ')} · median step: ${r.stepMs.map((s) => `${s.phase} ${s.ms.toFixed(0)} ms`).join(', ')}`,
     `  validation accuracy per epoch: ${r.valAccuracy.map((a) => a.toFixed(3)).join(', ') || '—'} (chance ${chance.toFixed(3)})`,
     `  journey ${total.toFixed(0)} s (target ≤ 180 s, accuracy clearly above chance) ${pass ? 'PASS' : 'FAIL'}`,
   ];
