@@ -35,24 +35,28 @@ test('a reload during epoch 2 loses nothing: the saved run resumes and each epoc
 }) => {
   await openLab(page);
   await loadSample(page);
-  await useTinySettings(page, { batchSize: 8, frozenEpochs: 2, fineTuneEpochs: 0 });
+  await useTinySettings(page, { batchSize: 4, frozenEpochs: 2, fineTuneEpochs: 0 });
   await page.getByTestId('train').click();
 
-  // Reload at batch 3 of epoch 2, once epoch 1 is saved.
+  // Reload at batch 3 of epoch 2 (at batch 4 an epoch has about 15 steps, so the reload lands inside it).
+  let before = await snapshot(page);
   await expect
-    .poll(async () => (await snapshot(page)).run.batches.filter((b) => b.epoch === 1).length, {
-      timeout: 180_000,
-      intervals: [100],
-    })
+    .poll(
+      async () => {
+        before = await snapshot(page);
+        return before.run.batches.filter((b) => b.epoch === 1).length;
+      },
+      { timeout: 180_000, intervals: [100] },
+    )
     .toBeGreaterThanOrEqual(3);
+  await page.reload();
+  await expect.poll(async () => (await snapshot(page)).engine.status, { timeout: 60_000 }).toBe('ready');
+  // What was saved is the end of epoch 1: the run continues at epoch 2 of the frozen phase.
   expect(await savedPoint(page)).toEqual({ phase: 'frozen', epoch: 1 });
-  const before = await snapshot(page);
   const perEpoch = before.run.phases[0]!.batchesPerEpoch;
   const epoch1 = before.run.batches.filter((b) => b.epoch === 0).map((b) => b.loss);
   expect(epoch1).toHaveLength(perEpoch);
   expect(before.run.epochs).toHaveLength(1);
-  await page.reload();
-  await expect.poll(async () => (await snapshot(page)).engine.status, { timeout: 60_000 }).toBe('ready');
 
   // The page says a run was cut off and offers to resume it; without its data it says what to do.
   const notice = page.getByTestId('resume-notice');
