@@ -13,10 +13,8 @@ export interface JourneyRow {
   /** "Use built-in sample" clicked → Train enabled (listed and checked), s. */ sampleS: number;
   /** Train clicked → first step's batch event (model built, weights loaded, first programs compiled), s. */ firstStepS: number;
   /** Train clicked → run ended, s; the limit when it did not end in time. */ trainS: number;
-  /** Phase → seconds from its start to the next phase (or the end). */ phases: {
-    phase: string;
-    s: number;
-  }[];
+  /** Phase → seconds from its start to the next phase (or the end), and of those its validation passes. */
+  phases: { phase: string; s: number; validationS: number }[];
   /** Median step time per phase, ms. */ stepMs: { phase: string; ms: number }[];
   /** Validation accuracy after each epoch. */ valAccuracy: number[];
   classes: number;
