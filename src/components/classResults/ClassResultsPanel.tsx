@@ -45,23 +45,19 @@ function ClassDrop({ onFiles, onClear }: { onFiles(files: File[]): void; onClear
       onDragLeave={() => setOver(false)}
       onDrop={onDrop}
     >
-      <p>
-        Instructor: drop the participants&apos; results files here, or{' '}
-        <label className="link-like">
-          choose files
-          <input
-            type="file"
-            multiple
-            accept=".json,application/json"
-            data-testid="class-input"
-            onChange={(e) => {
-              onFiles([...(e.target.files ?? [])]);
-              e.target.value = '';
-            }}
-          />
-        </label>
-        . They stay in this page.
-      </p>
+      <label>
+        Instructor: drop the participants&apos; results files here (they stay in this page), or choose them:{' '}
+        <input
+          type="file"
+          multiple
+          accept=".json,application/json"
+          data-testid="class-input"
+          onChange={(e) => {
+            onFiles([...(e.target.files ?? [])]);
+            e.target.value = '';
+          }}
+        />
+      </label>
       {onClear && (
         <button type="button" onClick={onClear}>
           Clear the table
