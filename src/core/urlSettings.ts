@@ -31,6 +31,8 @@ export const VIEW_IDS = [
   'lessons',
   'log',
   'history',
+  'experiments',
+  'class-results',
 ] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 

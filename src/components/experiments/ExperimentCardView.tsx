@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { ExperimentCard } from '../../core/experiments';
 import { SEED_CONFIG } from '../../core/experiments';
 import { predictPhases } from '../../core/experimentsMath';
@@ -57,6 +58,11 @@ function ReleaseExtra({ disabled }: { disabled: boolean }) {
 function PairControls({ card, spec, results, running, blocked, onRun }: Omit<Props, 'error'>) {
   const pair = card.pair!;
   const problems = [...validateTrainConfig(pair.before), ...validateTrainConfig(pair.after)];
+  // Planning both sides is the card's costliest work: only when the model or the pair changes.
+  const predicted = useMemo(
+    () => ({ before: predictPhases(spec, pair.before), after: predictPhases(spec, pair.after) }),
+    [spec, pair],
+  );
   return (
     <>
       <div className="row">
@@ -74,7 +80,7 @@ function PairControls({ card, spec, results, running, blocked, onRun }: Omit<Pro
       <PairTable
         id={card.id}
         pair={pair}
-        predicted={{ before: predictPhases(spec, pair.before), after: predictPhases(spec, pair.after) }}
+        predicted={predicted}
         results={results}
         keras={card.id === 'mixed-precision'}
       />

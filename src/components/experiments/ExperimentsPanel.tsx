@@ -45,7 +45,9 @@ function resultsFor(
 export function useExperiments() {
   const config = useLab((s) => s.config);
   const spec = useLab((s) => (s.planner.key === selectPlannerKey(s) ? s.planner.spec : null));
-  const samples = useLab((s) => s.memory.samples);
+  // The last run's samples, read only while nothing runs (the pool card waits for the run's end):
+  // during a run they change several times a second, and each change would re-plan every card.
+  const idleSamples = useLab((s) => (selectBusy(s) ? null : s.memory.samples));
   const backend = useLab((s) => s.engine.backend?.name ?? null);
   const busy = useLab(selectBusy);
   const engineFree = useLab(selectEngineFree);
@@ -66,7 +68,7 @@ export function useExperiments() {
     );
   }, []);
 
-  const pool = useMemo(() => poolVsLive(samples), [samples]);
+  const pool = useMemo(() => (idleSamples ? poolVsLive(idleSamples) : null), [idleSamples]);
   const shown = started ?? { config, spec };
   const cards = useMemo(
     () => experimentCards({ config: shown.config, spec: shown.spec, pool }),
