@@ -11,23 +11,13 @@ import {
   sameValue,
   trainableWeights,
 } from './experimentsMath';
-import { F16_WORDS } from './experimentsRemedies';
 import type { HistoryEntry } from './history';
-import type { LayerSpec, ModelSpec } from './modelSpec';
+import type { ModelSpec } from './modelSpec';
 import { planInput, planKeras, planTfjs } from './planner';
+import { FLOAT16_WORDS } from './remedies';
 import { DEFAULT_TRAIN_CONFIG } from './settings';
 import type { TrainConfig } from './trainConfig';
-
-const layer = (l: Partial<LayerSpec> & Pick<LayerSpec, 'name' | 'kind'>): LayerSpec => ({
-  className: l.kind,
-  inputs: [],
-  inputShapes: [],
-  outputShape: [],
-  trainableWeightSizes: [],
-  fixedWeightSizes: [],
-  macs: 0,
-  ...l,
-});
+import { layer } from './testLayers';
 
 /**
  * input 32×32×3 → stem 3×3×3→64 (stride 2) → BN → swish → depthwise 3×3 → project 1×1 64→64 (the
@@ -200,8 +190,8 @@ describe('experimentCards', () => {
   it("mixed precision: the Keras prediction beside float16 storage, in exactly the lab's words", () => {
     const c = byId('mixed-precision');
     expect(c.tfjs).toBe('partial');
-    expect(F16_WORDS).toBe('float16 storage, float32 math — tfjs has no float16 arithmetic');
-    expect(c.limitation).toContain(F16_WORDS);
+    expect(FLOAT16_WORDS).toBe('float16 storage, float32 math — tfjs has no float16 arithmetic');
+    expect(c.limitation).toContain(FLOAT16_WORDS);
     expect(c.pair?.before.techniques).toMatchObject({ checkpointing: 'blocks', float16Storage: false });
     expect(c.pair?.after.techniques).toMatchObject({ checkpointing: 'blocks', float16Storage: true });
     const input = planInput(spec, config, 'fine-tune');

@@ -18,6 +18,7 @@ import {
 import { formatBytes } from './memory';
 import type { ModelSpec } from './modelSpec';
 import { microBatchSizes, planInput, planKeras } from './planner';
+import { FLOAT16_WORDS } from './remedies';
 import { featureCache } from './techniques';
 import { fineTunedBackbone } from './trainable';
 import type { TrainConfig } from './trainConfig';
@@ -74,9 +75,6 @@ function unfreezeTop({ config, spec }: ExperimentContext): ExperimentCard {
   });
 }
 
-/** The exact words for what the lab's precision mode is. */
-export const F16_WORDS = 'float16 storage, float32 math — tfjs has no float16 arithmetic';
-
 function mixedPrecision({ config, spec }: ExperimentContext): ExperimentCard {
   const base = withFineTune(config);
   const t = base.techniques;
@@ -95,8 +93,8 @@ function mixedPrecision({ config, spec }: ExperimentContext): ExperimentCard {
     );
   }
   arithmetic.push(
-    `This lab measures ${F16_WORDS}: the checkpointed step keeps its segment boundaries as float16 pairs (2 bytes a value instead of 4); weights, gradients and Adam slots stay float32.`,
-    'The planner plans float16 storage as the float32 checkpointed step (the packed boundaries are not modelled): read the measured peaks.',
+    `This lab measures ${FLOAT16_WORDS}: the checkpointed step keeps its segment boundaries as float16 pairs (2 bytes a value instead of 4); weights, gradients and Adam slots stay float32.`,
+    'The planner models the packed boundaries (ceil(n/2) int32 words each), so the card predicts both sides; the run measures them.',
   );
   return card({
     id: 'mixed-precision',
@@ -106,7 +104,7 @@ function mixedPrecision({ config, spec }: ExperimentContext): ExperimentCard {
     why: 'An activation stored in 16 bits takes half the bytes of one in 32 bits.',
     arithmetic,
     tfjs: 'partial',
-    limitation: `tfjs has no float16 dtype: the Keras figure is a prediction; here it is ${F16_WORDS}.`,
+    limitation: `tfjs has no float16 dtype: the Keras figure is a prediction; here it is ${FLOAT16_WORDS}.`,
     pair: pair(before, after, 'checkpointed, float32', 'checkpointed, float16 storage'),
   });
 }

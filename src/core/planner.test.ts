@@ -9,17 +9,7 @@ import {
   predictionError,
   type PlanInput,
 } from './planner';
-
-const layer = (l: Partial<LayerSpec> & Pick<LayerSpec, 'name' | 'kind'>): LayerSpec => ({
-  className: l.kind,
-  inputs: [],
-  inputShapes: [],
-  outputShape: [],
-  trainableWeightSizes: [],
-  fixedWeightSizes: [],
-  macs: 0,
-  ...l,
-});
+import { layer } from './testLayers';
 
 /** input → conv 3×3 (8×8×3 → 8×8×16) → BN → swish → GAP → dense softmax (3 classes). */
 const spec: ModelSpec = {

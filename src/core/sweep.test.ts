@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LayerSpec, ModelSpec } from './modelSpec';
+import type { ModelSpec } from './modelSpec';
 import { unfreezeAll } from './layerTable';
 import { trainableLayers } from './modelSpec';
 import { planInput, planKeras, planTfjs } from './planner';
@@ -26,6 +26,7 @@ import {
   type SweepPoint,
   type SweepPreset,
 } from './sweep';
+import { layer } from './testLayers';
 
 const preset = (id: string): SweepPreset => {
   const found = DEFAULT_SWEEP_PRESETS.find((p) => p.id === id);
@@ -347,17 +348,6 @@ describe('byBatch and bySize', () => {
     const again: SweepPoint = { batch: 2, size: 64, presetId: 'all', status: 'measured', peakBytes: 222 };
     expect(byBatch([...points, again], 64, 'all')[0]).toEqual({ x: 2, measured: 222 });
   });
-});
-
-const layer = (l: Partial<LayerSpec> & Pick<LayerSpec, 'name' | 'kind'>): LayerSpec => ({
-  className: l.kind,
-  inputs: [],
-  inputShapes: [],
-  outputShape: [],
-  trainableWeightSizes: [],
-  fixedWeightSizes: [],
-  macs: 0,
-  ...l,
 });
 
 /** input → conv 3×3 (s×s×3 → s×s×8) → GAP → dense (3 classes), at input size s. */
