@@ -4,7 +4,8 @@ import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd } from '.
 test('feature cache: with augmentation off, the frozen phase runs the backbone in its first epoch only', async ({
   page,
 }) => {
-  await openLab(page);
+  // On SwiftShader the lab's defaults turn augmentation off; a link keeps it on, as on a GPU.
+  await openLab(page, '?aug=flip,bright:0.5,contrast:0.5:1.5');
   await loadSample(page);
   await useTinySettings(page, { size: 32, batchSize: 16, frozenEpochs: 3, fineTuneEpochs: 0 });
   const status = page.getByTestId('technique-cache-status');

@@ -59,10 +59,13 @@ export async function snapshot(page: Page): Promise<LabSnapshot> {
   });
 }
 
-/** Opens the lab and waits until its engine has picked a backend. */
-export async function openLab(page: Page): Promise<void> {
+/**
+ * Opens the lab (with a link's query, e.g. '?aug=flip', when given) and waits until its engine has
+ * picked a backend.
+ */
+export async function openLab(page: Page, query = ''): Promise<void> {
   page.on('pageerror', (err) => console.log(`[pageerror] ${err.message}`));
-  await page.goto('/');
+  await page.goto(`/${query}`);
   await expect.poll(async () => (await snapshot(page)).engine.status, { timeout: 60_000 }).toBe('ready');
 }
 

@@ -88,8 +88,9 @@ async function trainSaved(
   if (!armed) await clearSavedRun().catch(() => {});
   actions.savedRunCleared();
   const history: SavedEvent[] = armed ? (armed.history as SavedEvent[]) : [];
-  // The run's charts and log as they were when it was saved; the resumed run's clock continues theirs.
-  for (const { event, at } of history) actions.engineEvent(event, at);
+  // The run's charts and log as they were when it was saved, in one update; the resumed run's clock
+  // continues theirs.
+  actions.engineEvents(history);
   const offset = armed ? lastTime(history) : 0;
   let skipPhase = !!armed && armed.point.epoch > 0;
   let writes = Promise.resolve();

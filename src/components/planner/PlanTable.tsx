@@ -1,6 +1,7 @@
 import { formatBytes, formatFlopRate, formatFlops } from '../../core/memory';
 import { predictionError, type Plan } from '../../core/planner';
 import type { BatchPoint } from '../../store/types';
+import { PeakNote } from '../BackendBadge';
 import { GuessResult } from '../workshop/GuessResult';
 import { PredictGuess } from '../workshop/PredictGuess';
 import { useNumbersHidden } from '../workshop/useNumbersHidden';
@@ -102,6 +103,7 @@ function PlanRowView({ row: { key, label, tfjs, keras, mixed }, measured: m, ms,
           <div className="hint" data-testid={`planner-${key}-speed`}>
             {formatFlopRate(tfjs.flops / (ms / 1000))}, {ms.toFixed(0)} ms a step{' '}
             <span className="label-measured">measured · {backend}</span>
+            <PeakNote />
           </div>
         )}
       </td>
