@@ -6,6 +6,7 @@ import type { EngineEvent, WeightsLoaded, WeightsReport } from '../core/protocol
 import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
 import { describeModel } from '../ml/memory/describe';
 import { buildClassifier } from '../ml/models/registry';
+import type { LabModelInfo } from '../ml/weights/labModelInfo';
 import { NSFWJS_INPUT_SCALE } from '../ml/weights/nsfwjs';
 import { SessionWeights } from './weights';
 
@@ -19,14 +20,16 @@ function buildLabClassifier(
   numClasses: number,
   seed: number,
   init: 'random' | 'zeros' = 'random',
+  saved: LabModelInfo['preprocessing'] | null = null,
 ) {
+  const inputScale = saved ? saved.inputScale : config.weights === 'nsfwjs' ? NSFWJS_INPUT_SCALE : null;
   return buildClassifier({
     id: config.model,
     height: config.height,
     width: config.width,
     includePreprocessing: true,
-    imagenetLayout: config.weights === 'file',
-    ...(config.weights === 'nsfwjs' ? { inputScale: NSFWJS_INPUT_SCALE } : {}),
+    imagenetLayout: saved ? saved.imagenetLayout : config.weights === 'file',
+    ...(inputScale ? { inputScale } : {}),
     numClasses,
     seed,
     init,
@@ -88,7 +91,8 @@ export class LabModels {
       });
       return { ...kept, resumed: true };
     }
-    const built = buildLabClassifier(config, numClasses, config.seed);
+    const saved = this.weights.preprocessingFor(config.weights);
+    const built = buildLabClassifier(config, numClasses, config.seed, 'random', saved);
     if (reusable) {
       // The new variables take the old buffers by reference count, so freeing the old model keeps them.
       built.model.setWeights(kept.model.getWeights());
@@ -135,7 +139,8 @@ export class LabModels {
 
   /** What the chosen weights would match in the configured model, without training. */
   async weightsReport(config: TrainConfig, numClasses: number): Promise<WeightsReport | null> {
-    const built = buildLabClassifier(config, numClasses, 1, 'zeros');
+    const saved = this.weights.preprocessingFor(config.weights);
+    const built = buildLabClassifier(config, numClasses, 1, 'zeros', saved);
     try {
       return await this.weights.report(built.model, config.weights);
     } finally {

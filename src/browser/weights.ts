@@ -16,6 +16,7 @@ import {
   type WeightReport,
   type WeightSource,
 } from '../ml/weights';
+import { labModelInfo, type LabModelInfo } from '../ml/weights/labModelInfo';
 import { sourceFromArtifacts } from '../ml/weights/source';
 import { checkWeightsUrl, weightsFetch } from './weightsFetch';
 
@@ -53,17 +54,29 @@ function summarise(report: WeightReport, choice: WeightsChoice): WeightsReport {
   };
 }
 
+/** A lab model's preprocessing from its topology; null for any other tfjs model (weights only). */
+function labPreprocessing(modelTopology: unknown, label: string): LabModelInfo['preprocessing'] | null {
+  try {
+    return labModelInfo({ modelTopology }, label).preprocessing;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The starting weights of this session: the offline nsfwjs MobileNetV2, or a file the user loaded (kept
  * only in memory: a dropped file cannot be re-read after a reload without the user).
  */
 export class SessionWeights {
   private file: WeightSource | null = null;
+  /** How the loaded file's model built its preprocessing, when the file is a lab model (a lab zip). */
+  private filePreprocessing: LabModelInfo['preprocessing'] | null = null;
 
   /** Reads dropped files or a URL, checks them, and keeps their weights for the next runs. */
   async load(input: { files: File[] } | { url: string }): Promise<WeightsLoaded> {
     const found: WeightFiles =
       'files' in input ? await readWeightFiles(input.files) : await fetchTyped(input.url);
+    this.filePreprocessing = null;
     if (found.kind === 'keras-h5') {
       const h5 = await openKerasH5(found.bytes, found.label);
       try {
@@ -99,7 +112,16 @@ export class SessionWeights {
       artifacts.artifacts.weightData ?? [],
       artifacts.label,
     );
+    this.filePreprocessing = labPreprocessing(artifacts.artifacts.modelTopology, artifacts.label);
     return { kind: 'tfjs-layers', label: artifacts.label, format: 'tfjs Layers model' };
+  }
+
+  /**
+   * The preprocessing to build for `choice`: a lab model's own (its pixel scale and layout), so that a
+   * reloaded model predicts what it predicted when saved; null for Keras' and the packaged weights'.
+   */
+  preprocessingFor(choice: WeightsChoice): LabModelInfo['preprocessing'] | null {
+    return choice === 'file' ? this.filePreprocessing : null;
   }
 
   /** The weights a choice stands for, or null for random initialisation. */
