@@ -14,13 +14,16 @@ test('a sweep measures each point or marks it OOM on the chart, and the largest 
 
   await page.getByTestId('sweep-batches').fill('2, 32');
   await page.getByTestId('sweep-sizes').fill('32');
+  // The precision axis, measured: the fine-tune preset also runs with float16 storage.
+  await page.getByTestId('sweep-precision-float16').check();
+  await expect(page.getByTestId('sweep-precision-float32')).toBeChecked();
   await page.getByTestId('sweep-run').click();
   await expect
     .poll(async () => (await snapshot(page)).sweep.status, { timeout: 300_000, intervals: [1000] })
     .toBe('done');
 
   const points = (await snapshot(page)).sweep.points;
-  expect(points).toHaveLength(4);
+  expect(points).toHaveLength(6);
   const measured = points.filter((p) => p.status === 'measured');
   expect(measured.length).toBeGreaterThan(0);
   for (const p of measured) {
@@ -30,10 +33,17 @@ test('a sweep measures each point or marks it OOM on the chart, and the largest 
     expect(p.kerasMixedBytes).toBeLessThan(p.kerasBytes!);
   }
   expect(points.some((p) => p.status === 'oom' && p.presetId === 'all')).toBe(true);
+  // float16 storage is checkpointed with packed boundaries: never above the float32 step it replaces.
+  const at2 = (id: string) => points.find((p) => p.presetId === id && p.batch === 2)!;
+  expect(at2('all@f16').status).toBe('measured');
+  expect(at2('all@f16').peakBytes!).toBeLessThanOrEqual(at2('all').peakBytes!);
   await expect(page.getByTestId('sweep-chart').first()).not.toHaveAttribute('data-oom-markers', '0');
-  await expect(page.getByTestId('sweep-row')).toHaveCount(4);
+  await expect(page.getByTestId('sweep-row')).toHaveCount(6);
   await expect(page.getByTestId('sweep-chart').first()).toContainText('Keras/CUDA mixed float16 · predicted');
   await expect(page.getByTestId('sweep-precision-note')).toContainText('no float16 dtype');
+  await expect(page.getByTestId('sweep-precision-note')).toContainText(
+    'float16 storage, float32 math — tfjs has no float16 arithmetic',
+  );
 
   await page.getByTestId('sweep-find-largest').click();
   await expect
