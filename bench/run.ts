@@ -11,6 +11,7 @@ import { float16Rows } from './float16';
 import { float16AccuracyRows } from './float16Accuracy';
 import { nodeSample } from './sampleNode';
 import { listingRow, listingTable } from './listing';
+import { longTaskRow, longTaskTable } from './longTasks';
 import { hookCost, hookCostLine, overheadRows } from './overhead';
 import { inputRateTable } from './inputRate';
 import { journeyRow, journeyTable } from './journey';
@@ -20,7 +21,8 @@ import { journeyRow, journeyTable } from './journey';
  * then on WebGPU in headless Chromium (SwiftShader on machines without a GPU). Flags:
  * --cpu-only, --webgpu-only, --no-<group> to leave a group out, --only=<group>,<group> to run just those.
  * Groups: techniques, planner, float16, listing, overhead (instrument cost), input-rate (pipeline
- * images/s against the step's), journey (the default journey in the app, timed).
+ * images/s against the step's), journey (the default journey in the app, timed), long-tasks (main-thread
+ * long tasks during a Tiny run and a 1,000-file folder, in the production build).
  */
 const args = new Set(process.argv.slice(2));
 const only = [...args]
@@ -35,6 +37,7 @@ const listing = group('listing');
 const overhead = group('overhead');
 const inputRate = group('input-rate');
 const journey = group('journey');
+const longTasks = group('long-tasks');
 const print = (lines: string[]) => console.log(lines.join('\n'));
 
 async function cpu(): Promise<void> {
@@ -151,4 +154,8 @@ if (journey && !args.has('--cpu-only')) {
 if (listing && !args.has('--cpu-only')) {
   console.log('\n## Listing a 20,000-file folder — headless Chromium\n');
   print(listingTable(await listingRow()));
+}
+if (longTasks && !args.has('--cpu-only')) {
+  console.log('\n## Main-thread long tasks — a Tiny run and a 1,000-file folder, headless Chromium\n');
+  print(longTaskTable(await longTaskRow()));
 }
