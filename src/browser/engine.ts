@@ -30,6 +30,7 @@ import { ResourceExhaustedError } from '../ml/memory/budget';
 import { trackLayers } from '../ml/memory/layerContext';
 import { readMemory } from '../ml/memory/sampler';
 import { resetBackends } from '../ml/tfjsInternals';
+import { graphFeatures } from '../ml/models/graphBackbone';
 import { runTraining, type PhasePlan, type RunContext } from '../ml/train/runLoop';
 import { Trainer } from '../ml/train/trainer';
 import { trainerOptionsFor } from '../ml/train/options';
@@ -172,10 +173,13 @@ export class LabEngine {
         emit(e);
       };
       const saving = trainer;
+      const graph = this.models.graphFor(config);
       const ctx: RunContext = {
         ...this.runContext(config, dataset, probes, now, onEvent),
         checkpoint: async (point) =>
           emit({ kind: 'checkpoint', point, state: await snapshotTrainer(saving, point) }),
+        // A graph model is the frozen backbone outside the model: the head trains on its features.
+        ...(graph ? { headInput: (xs: tf.Tensor4D) => graphFeatures(graph, xs) } : {}),
       };
       const state = resume?.state;
       return await runTraining(
@@ -247,8 +251,14 @@ export class LabEngine {
   }
 
   /** The planner's view of a model: built with zero weights (shapes are all it needs), described, freed. */
-  describe(model: ModelId, height: number, width: number, numClasses: number): ModelSpec {
-    return this.models.describe(model, height, width, numClasses);
+  describe(
+    model: ModelId,
+    height: number,
+    width: number,
+    numClasses: number,
+    weights?: TrainConfig['weights'],
+  ): ModelSpec {
+    return this.models.describe(model, height, width, numClasses, weights);
   }
 
   /**

@@ -5,6 +5,8 @@ import { catalogEntry, type ModelId } from '../core/models';
 import type { EngineEvent, WeightsLoaded, WeightsReport } from '../core/protocol';
 import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
 import { describeModel } from '../ml/memory/describe';
+import { GRAPH_MODEL_FROZEN_ONLY, graphClassifier, type GraphBackbone } from '../ml/models/graphBackbone';
+import { describeGraphClassifier } from '../ml/models/graphSpec';
 import { buildClassifier } from '../ml/models/registry';
 import type { LabModelInfo } from '../ml/weights/labModelInfo';
 import { NSFWJS_INPUT_SCALE } from '../ml/weights/nsfwjs';
@@ -22,6 +24,7 @@ function buildLabClassifier(
   init: 'random' | 'zeros' = 'random',
   saved: LabModelInfo['preprocessing'] | null = null,
 ) {
+  if (config.weights === 'graph') throw new Error('A graph model run builds graphClassifier, not a preset.');
   const inputScale = saved ? saved.inputScale : config.weights === 'nsfwjs' ? NSFWJS_INPUT_SCALE : null;
   return buildClassifier({
     id: config.model,
@@ -46,6 +49,8 @@ export interface KeptModel {
   model: tf.LayersModel;
   backboneLayerCount: number;
   preset: TrainConfig['model'];
+  /** Whether it is the lab's head on the loaded graph model (its input is the graph's features). */
+  graph: boolean;
   numClasses: number;
   height: number;
   width: number;
@@ -82,7 +87,13 @@ export class LabModels {
   ): Promise<KeptModel & { resumed: boolean }> {
     const name = catalogEntry(config.model).displayName;
     const kept = this.kept;
-    const reusable = resumeFrom && kept && kept.preset === config.model && kept.numClasses === numClasses;
+    const graph = config.weights === 'graph';
+    const reusable =
+      resumeFrom &&
+      kept &&
+      kept.preset === config.model &&
+      kept.graph === graph &&
+      kept.numClasses === numClasses;
     if (reusable && kept.height === config.height && kept.width === config.width) {
       emit({
         kind: 'log',
@@ -91,8 +102,7 @@ export class LabModels {
       });
       return { ...kept, resumed: true };
     }
-    const saved = this.weights.preprocessingFor(config.weights);
-    const built = buildLabClassifier(config, numClasses, config.seed, 'random', saved);
+    const built = this.build(config, numClasses, emit);
     if (reusable) {
       // The new variables take the old buffers by reference count, so freeing the old model keeps them.
       built.model.setWeights(kept.model.getWeights());
@@ -108,22 +118,71 @@ export class LabModels {
           level: 'warn',
           message: 'No kept model to continue from (it was released or does not match); starting afresh.',
         });
-      let report: WeightsReport | null;
+      let report: WeightsReport | null = null;
       try {
         report = await this.weights.apply(built.model, config.weights);
       } catch (err) {
         built.model.dispose();
         throw err;
       }
-      emit({ kind: 'log', level: 'info', message: builtMessage(config, numClasses, report) });
+      if (config.weights !== 'graph')
+        emit({ kind: 'log', level: 'info', message: builtMessage(config, numClasses, report) });
     }
     this.dispose();
-    this.kept = { ...built, preset: config.model, numClasses, height: config.height, width: config.width };
+    this.kept = {
+      ...built,
+      preset: config.model,
+      graph,
+      numClasses,
+      height: config.height,
+      width: config.width,
+    };
     return { ...this.kept, resumed: !!reusable };
   }
 
-  /** The planner's view of a model: built with zero weights (shapes are all it needs), described, freed. */
-  describe(model: ModelId, height: number, width: number, numClasses: number): ModelSpec {
+  /**
+   * A fresh classifier for a run: the preset with its preprocessing, or the lab's head on the loaded
+   * graph model's features (the graph stays outside the model, see graphFeatures).
+   */
+  private build(config: TrainConfig, numClasses: number, emit: (e: EngineEvent) => void) {
+    if (config.weights !== 'graph') {
+      const saved = this.weights.preprocessingFor(config.weights);
+      return buildLabClassifier(config, numClasses, config.seed, 'random', saved);
+    }
+    const graph = this.weights.graphBackbone();
+    emit({
+      kind: 'log',
+      level: 'info',
+      message: `Graph model as a frozen backbone at ${graph.height}×${graph.width} (features ${graph.featureShape.join('×')}), the lab's head for ${numClasses} classes from the seed. Frozen phase only: ${GRAPH_MODEL_FROZEN_ONLY}`,
+    });
+    return graphClassifier(graph, numClasses, config.seed);
+  }
+
+  /** The graph backbone a run on `config` feeds its batches through, or null for a preset's run. */
+  graphFor(config: Pick<TrainConfig, 'weights'>): GraphBackbone | null {
+    return config.weights === 'graph' ? this.weights.graphBackbone() : null;
+  }
+
+  /**
+   * The planner's view of a model: built with zero weights (shapes are all it needs), described, freed.
+   * For the loaded graph model, the graph as one frozen layer outside the tape, then the head.
+   */
+  describe(
+    model: ModelId,
+    height: number,
+    width: number,
+    numClasses: number,
+    weights?: TrainConfig['weights'],
+  ): ModelSpec {
+    if (weights === 'graph') {
+      const graph = this.weights.graphBackbone();
+      const classifier = graphClassifier(graph, numClasses, 1);
+      try {
+        return describeGraphClassifier(graph, classifier);
+      } finally {
+        classifier.model.dispose();
+      }
+    }
     const built = buildLabClassifier({ model, height, width, weights: 'random' }, numClasses, 1, 'zeros');
     try {
       return describeModel(built.model, built.backboneLayerCount);
@@ -139,6 +198,7 @@ export class LabModels {
 
   /** What the chosen weights would match in the configured model, without training. */
   async weightsReport(config: TrainConfig, numClasses: number): Promise<WeightsReport | null> {
+    if (config.weights === 'graph') return null;
     const saved = this.weights.preprocessingFor(config.weights);
     const built = buildLabClassifier(config, numClasses, 1, 'zeros', saved);
     try {

@@ -1,11 +1,10 @@
-import type * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs';
 import type { WeightsChoice } from '../core/models';
 import type { WeightsLoaded, WeightsReport } from '../core/protocol';
 import {
   assignWeights,
   describeMismatch,
   fetchWeightFiles,
-  GRAPH_MODEL_FROZEN_REASON,
   matchWeights,
   NSFWJS_MOBILENET_V2,
   nsfwjsBackboneWeights,
@@ -16,6 +15,7 @@ import {
   type WeightReport,
   type WeightSource,
 } from '../ml/weights';
+import { GRAPH_MODEL_FROZEN_ONLY, loadGraphBackbone, type GraphBackbone } from '../ml/models/graphBackbone';
 import { labModelInfo, type LabModelInfo } from '../ml/weights/labModelInfo';
 import { sourceFromArtifacts } from '../ml/weights/source';
 import { checkWeightsUrl, weightsFetch } from './weightsFetch';
@@ -71,6 +71,8 @@ export class SessionWeights {
   private file: WeightSource | null = null;
   /** How the loaded file's model built its preprocessing, when the file is a lab model (a lab zip). */
   private filePreprocessing: LabModelInfo['preprocessing'] | null = null;
+  /** The graph model loaded this session, checked as a frozen backbone ('graph' weights). */
+  private graph: GraphBackbone | null = null;
 
   /** Reads dropped files or a URL, checks them, and keeps their weights for the next runs. */
   async load(input: { files: File[] } | { url: string }): Promise<WeightsLoaded> {
@@ -100,11 +102,17 @@ export class SessionWeights {
     }
     const { artifacts } = found;
     if (artifacts.format === 'graph-model') {
+      // Checked as a backbone (one image input of a fixed size, one feature output) before it replaces
+      // the one loaded before.
+      const graph = await loadGraphBackbone(tf.io.fromMemory(artifacts.artifacts));
+      this.graph?.graph.dispose();
+      this.graph = graph;
       return {
         kind: 'graph-model',
         label: artifacts.label,
         format: 'tfjs GraphModel',
-        reason: GRAPH_MODEL_FROZEN_REASON,
+        reason: GRAPH_MODEL_FROZEN_ONLY,
+        inputSize: { height: graph.height, width: graph.width },
       };
     }
     this.file = sourceFromArtifacts(
@@ -124,9 +132,19 @@ export class SessionWeights {
     return choice === 'file' ? this.filePreprocessing : null;
   }
 
+  /** The graph model loaded this session; throws when none is (files do not survive a reload). */
+  graphBackbone(): GraphBackbone {
+    if (!this.graph)
+      throw new Error(
+        'No graph model is loaded in this session (files do not survive a reload): load its model.json and shards again, or choose other weights.',
+      );
+    return this.graph;
+  }
+
   /** The weights a choice stands for, or null for random initialisation. */
   async source(choice: WeightsChoice): Promise<WeightSource | null> {
-    if (choice === 'random') return null;
+    // A graph model has no layers to load into the lab's model: its head starts from the seed.
+    if (choice === 'random' || choice === 'graph') return null;
     if (choice === 'nsfwjs') return nsfwjsBackboneWeights();
     if (!this.file)
       throw new Error(

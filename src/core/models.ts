@@ -34,5 +34,7 @@ export function catalogEntry(id: ModelId): (typeof MODEL_CATALOG)[number] {
  * Where a run's starting weights come from. 'random': seeded initialisation (memory does not depend on
  * weight values). 'nsfwjs': the ImageNet-initialised MobileNetV2 shipped inside the nsfwjs npm package,
  * offline. 'file': a Keras .h5 or tfjs model the user loaded this session (files cannot survive a reload).
+ * 'graph': a tfjs GraphModel loaded this session, as a frozen feature extractor under the lab's head: it
+ * trains the frozen phase only, at the graph's own input size (the model id is then not built).
  */
-export type WeightsChoice = 'random' | 'nsfwjs' | 'file';
+export type WeightsChoice = 'random' | 'nsfwjs' | 'file' | 'graph';

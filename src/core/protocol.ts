@@ -1,6 +1,6 @@
 // Messages between the UI thread and the training engine (a Web Worker, or the same thread as a
 // fallback). Pure types: both sides import them, neither imports the other.
-import type { ModelId } from './models';
+import type { ModelId, WeightsChoice } from './models';
 import type { ModelSpec } from './modelSpec';
 import type { TrainConfig, TrainingPhase } from './trainConfig';
 import type { SweepGrid, SweepPoint, SweepPreset } from './sweep';
@@ -141,6 +141,8 @@ export interface WeightsLoaded {
   /** File name or URL. */ label: string;
   /** What it is, in words, e.g. 'Keras HDF5 (Keras 2.15.0)'. */ format: string;
   /** Why it cannot be fine-tuned, for a GraphModel. */ reason?: string;
+  /** A GraphModel's fixed input size: a run on it trains at this size. */
+  inputSize?: { height: number; width: number };
 }
 
 /** Weights matched to a model by layer name, as the UI shows it. */
@@ -231,7 +233,7 @@ export interface EngineCalls {
   };
   /** The model's layers as the planner sees them (built with zero weights, then freed). */
   describe: {
-    request: { model: ModelId; height: number; width: number; numClasses: number };
+    request: { model: ModelId; height: number; width: number; numClasses: number; weights?: WeightsChoice };
     result: ModelSpec;
   };
   /** Read dropped weight files or a URL and keep them for the runs of this session. */

@@ -24,6 +24,10 @@ describe('plannedPhases', () => {
     expect(plannedPhases({ ...config, fineTuneEpochs: 0 })).toEqual([{ phase: 'frozen', epochs: 3 }]);
   });
 
+  it('plans no fine-tune phase on a graph model, which has nothing to unfreeze', () => {
+    expect(plannedPhases({ ...config, weights: 'graph' })).toEqual([{ phase: 'frozen', epochs: 3 }]);
+  });
+
   it('plans the fine-tune phase alone when the run resumes there', () => {
     expect(plannedPhases(config, 'fine-tune')).toEqual([{ phase: 'fine-tune', epochs: 2 }]);
     expect(plannedPhases(config, 'frozen')).toHaveLength(2);

@@ -10,14 +10,18 @@ export function batchesPerEpoch(count: number, batchSize: number): number {
   return Math.ceil(count / batchSize);
 }
 
-/** The phases a run plans with their epochs: both, or fine-tuning alone when it resumes there. */
+/**
+ * The phases a run plans with their epochs: both, or fine-tuning alone when it resumes there. A graph
+ * model's run plans the frozen phase only (a frozen graph has nothing to unfreeze).
+ */
 export function plannedPhases(
-  config: Pick<TrainConfig, 'frozenEpochs' | 'fineTuneEpochs'>,
+  config: Pick<TrainConfig, 'frozenEpochs' | 'fineTuneEpochs'> & { weights?: TrainConfig['weights'] },
   resumeFrom: TrainingPhase | null = null,
 ): { phase: TrainingPhase; epochs: number }[] {
   const phases: { phase: TrainingPhase; epochs: number }[] = [];
   if (resumeFrom !== 'fine-tune' && config.frozenEpochs > 0)
     phases.push({ phase: 'frozen', epochs: config.frozenEpochs });
-  if (config.fineTuneEpochs > 0) phases.push({ phase: 'fine-tune', epochs: config.fineTuneEpochs });
+  if (config.fineTuneEpochs > 0 && config.weights !== 'graph')
+    phases.push({ phase: 'fine-tune', epochs: config.fineTuneEpochs });
   return phases;
 }

@@ -40,6 +40,13 @@ describe('validateTrainConfig', () => {
       'MobileNetV2 needs at least 32×32 pixels (got 16×16).',
     ]);
   });
+  it('runs a graph model in the frozen phase only, at its own size', () => {
+    const graph = { ...DEFAULT_TRAIN_CONFIG, weights: 'graph' as const, height: 16, width: 16 };
+    expect(validateTrainConfig({ ...graph, fineTuneEpochs: 0 })).toEqual([]);
+    expect(validateTrainConfig({ ...graph, fineTuneEpochs: 2 })).toEqual([
+      'A graph model trains the frozen phase only: set fine-tune epochs to 0 and at least one frozen epoch.',
+    ]);
+  });
   it('needs at least one epoch', () => {
     expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, frozenEpochs: 0, fineTuneEpochs: 0 })).toContain(
       'Set at least one epoch in either phase.',

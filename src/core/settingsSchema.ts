@@ -62,7 +62,7 @@ export const trainConfigSchema = z.object({
   model: z.enum(MODEL_IDS, {
     error: (iss) => `Unknown model ${shown(iss.input)}; choose one from the list.`,
   }),
-  weights: oneOf('Weights', ['random', 'nsfwjs', 'file']),
+  weights: oneOf('Weights', ['random', 'nsfwjs', 'file', 'graph']),
   seed: z.number({ error: seedError }).refine((v) => Number.isInteger(v), { error: seedError }),
   budgetBytes: z
     .number({ error: budgetError })
@@ -93,7 +93,8 @@ const CROSS_FIELD_RULES: ((c: TrainConfig) => string | null)[] = [
       ? 'The packaged pretrained weights are a MobileNetV2: choose MobileNetV2, or other weights.'
       : null,
   (c) =>
-    c.model === 'mobilenetv2' && (c.height < 32 || c.width < 32)
+    // With a graph model the preset is not built: the size is the graph's own.
+    c.model === 'mobilenetv2' && c.weights !== 'graph' && (c.height < 32 || c.width < 32)
       ? `MobileNetV2 needs at least 32×32 pixels (got ${c.height}×${c.width}).`
       : null,
   ({ techniques: { accumulationSteps: k }, batchSize }) =>
@@ -101,6 +102,10 @@ const CROSS_FIELD_RULES: ((c: TrainConfig) => string | null)[] = [
       ? `Accumulation steps (${k}) cannot exceed the batch size (${batchSize}): each micro-batch needs an image.`
       : null,
   (c) => (c.frozenEpochs + c.fineTuneEpochs === 0 ? 'Set at least one epoch in either phase.' : null),
+  (c) =>
+    c.weights === 'graph' && (c.fineTuneEpochs > 0 || c.frozenEpochs === 0)
+      ? 'A graph model trains the frozen phase only: set fine-tune epochs to 0 and at least one frozen epoch.'
+      : null,
   (c) =>
     c.preciseProfile && c.budgetBytes !== null
       ? 'Precise profiling cannot run with a simulated card: tf.profile hides the error the card raises inside a kernel. Turn one of them off.'

@@ -158,6 +158,13 @@ describe('a link', () => {
     expect(writeLink(withConfig({ weights: 'file' }))).not.toContain('weights=');
   });
 
+  it('refuses a graph model as weights, which a link cannot carry either', () => {
+    expect(readLink('weights=graph', BASE).ignored).toEqual([
+      'weights=graph: weights from a file (a graph model) cannot come with a link: load the file, or use random or nsfwjs.',
+    ]);
+    expect(writeLink(withConfig({ weights: 'graph' }))).not.toContain('weights=');
+  });
+
   it('keeps a technique the link does not know about as it was', () => {
     const base = withConfig({});
     const extended = {

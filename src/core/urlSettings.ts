@@ -87,10 +87,10 @@ const CODECS: Codec[] = [
   { key: 'model', write: (s) => s.config.model, read: (v) => config({ model: v }) },
   {
     key: 'weights',
-    write: (s) => (s.config.weights === 'file' ? null : s.config.weights),
+    write: (s) => (s.config.weights === 'file' || s.config.weights === 'graph' ? null : s.config.weights),
     read: (v) =>
-      v === 'file'
-        ? 'weights from a file cannot come with a link: load the file, or use random or nsfwjs.'
+      v === 'file' || v === 'graph'
+        ? `weights from a file${v === 'graph' ? ' (a graph model)' : ''} cannot come with a link: load the file, or use random or nsfwjs.`
         : config({ weights: v }),
   },
   {

@@ -74,6 +74,15 @@ describe('reducers', () => {
     expect(graph.config.weights).toBe('random');
   });
 
+  it('chooses a loaded graph model as the frozen backbone: its input size, no fine-tune epochs', () => {
+    const s = { ...initialState(), config: { ...DEFAULT_TRAIN_CONFIG, fineTuneEpochs: 3 } };
+    const inputSize = { height: 32, width: 48 };
+    const loaded = { kind: 'graph-model', label: 'model.json', format: 'GraphModel', inputSize } as const;
+    const { config } = weightsLoaded(s, loaded);
+    expect(config).toMatchObject({ weights: 'graph', height: 32, width: 48, fineTuneEpochs: 0 });
+    expect(config.frozenEpochs).toBeGreaterThan(0);
+  });
+
   it('forgets the preview of the previous data set when a new one starts loading', () => {
     const s = { ...initialState(), preview: { status: 'ready' as const, images: [], error: null } };
     expect(datasetScanning(s, 'flowers').preview.status).toBe('idle');

@@ -16,6 +16,7 @@ import type { ScanResult } from '../core/scan';
 import type { SweepGrid } from '../core/sweep';
 import type { TrainConfig } from '../core/trainConfig';
 import type { Guess } from '../core/guess';
+import { graphChoice } from '../core/graphChoice';
 import type { LabMode, LinkReading } from '../core/urlSettings';
 import type { LabState, LogEntry, Progress } from './types';
 
@@ -176,10 +177,14 @@ export function weightsLoading(s: LabState): LabState {
   return { ...s, weights: { ...s.weights, status: 'loading', error: null } };
 }
 
-/** Weights read this session; a file's weights become the run's starting weights (not a GraphModel). */
+/**
+ * Weights read this session; a file's weights become the run's starting weights. A GraphModel becomes
+ * the frozen backbone: its input size, and no fine-tune phase (it has nothing to unfreeze).
+ */
 export function weightsLoaded(s: LabState, loaded: WeightsLoaded): LabState {
   const next = { ...s, weights: { ...s.weights, status: 'ready' as const, loaded, key: '' } };
-  return loaded.kind === 'graph-model' ? next : configChanged(next, { weights: 'file' });
+  if (loaded.kind !== 'graph-model') return configChanged(next, { weights: 'file' });
+  return loaded.inputSize ? configChanged(next, graphChoice(s.config, loaded.inputSize)) : next;
 }
 
 export function weightsFailed(s: LabState, message: string): LabState {

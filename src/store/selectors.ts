@@ -39,7 +39,9 @@ export const selectNumClasses = (s: LabState): number =>
 
 /** What the planner's model description depends on: model, resolution and classes. */
 export const selectPlannerKey = (s: LabState): string =>
-  `${s.config.model}|${s.config.height}|${s.config.width}|${selectNumClasses(s)}`;
+  `${s.config.model}|${s.config.height}|${s.config.width}|${selectNumClasses(s)}` +
+  // A loaded graph model is described instead of the preset: another graph is another model.
+  (s.config.weights === 'graph' ? `|graph:${s.weights.loaded?.label ?? ''}` : '');
 
 /** What descriptions of the model at other sizes depend on: model and classes. */
 export const selectModelKey = (s: LabState): string => `${s.config.model}|${selectNumClasses(s)}`;

@@ -24,7 +24,8 @@ const HANDLERS: Handlers = {
   'lose-device': async (engine) => engine.loseDevice(),
   release: (engine) => engine.releaseAll(),
   provoke: (engine) => engine.provokeBufferLimit(),
-  describe: async (engine, req) => engine.describe(req.model, req.height, req.width, req.numClasses),
+  describe: async (engine, req) =>
+    engine.describe(req.model, req.height, req.width, req.numClasses, req.weights),
   'load-weights': (engine, req) => engine.loadWeights(req.source),
   'weights-report': (engine, req) => engine.weightsReport(req.config, req.numClasses),
   sweep: (engine, req, emit) => engine.sweep(req.config, req.grid, req.numClasses, emit),

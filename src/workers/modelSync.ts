@@ -46,12 +46,13 @@ export class ModelSync {
     this.plannerInFlight = key;
     actions.plannerLoading();
     try {
-      const { model, height, width } = s.config;
+      const { model, height, width, weights } = s.config;
       const spec = await transport.send({
         type: 'describe',
         model,
         height,
         width,
+        weights,
         numClasses: selectNumClasses(s),
       });
       actions.plannerReady(spec, key);

@@ -12,6 +12,17 @@ import { saveFile } from './download';
 export function KerasScriptExport() {
   const described = useLab((s) => s.planner.status === 'ready' && s.planner.key === selectPlannerKey(s));
   const [remedies, setRemedies] = useState<KerasRemedies>({ mixedPrecision: false, memoryGrowth: false });
+  const graph = useLab((s) => s.config.weights === 'graph');
+  if (graph)
+    return (
+      <fieldset>
+        <legend>Keras script for this plan</legend>
+        <p className="muted" data-testid="graph-script-note">
+          No Keras script for a graph model: the script builds a Keras application, and a tfjs graph model has
+          no Keras layers to build (train the head on the SavedModel it was converted from instead).
+        </p>
+      </fieldset>
+    );
   const save = () => {
     const s = labStore.getState();
     if (!s.planner.spec) return;

@@ -25,6 +25,9 @@ export function ModelExports() {
   const trained = useLab(
     (s) => s.run.config !== null && s.run.status !== 'running' && s.run.status !== 'stopping',
   );
+  // A graph model's run trained the head alone on the graph's features: no Keras model to write.
+  const graph = useLab((s) => s.run.config?.weights === 'graph');
+  const formats = graph ? FORMATS.filter((f) => f.format !== 'keras-h5') : FORMATS;
   const [status, setStatus] = useState<string | null>(null);
   const [name, setName] = useState('');
   const id = useId();
@@ -55,12 +58,13 @@ export function ModelExports() {
     <fieldset>
       <legend>Trained model</legend>
       <div className="buttons">
-        {FORMATS.map((f) => (
+        {formats.map((f) => (
           <button key={f.format} type="button" disabled={!trained} onClick={() => void download(f.format)}>
             {f.label}
           </button>
         ))}
       </div>
+      {graph && <GraphExportsNote />}
       <div className="row">
         <label htmlFor={`${id}-name`}>Name</label>
         <input
@@ -76,5 +80,16 @@ export function ModelExports() {
       </div>
       {status && <p role="status">{status}</p>}
     </fieldset>
+  );
+}
+
+/** Why a graph model's run offers no Keras weights, and what its tfjs zip holds. */
+function GraphExportsNote() {
+  return (
+    <p className="muted" data-testid="graph-exports-note">
+      Keras .h5 weights do not apply to a graph model&apos;s run: the graph is a frozen inference graph with
+      no Keras layers, and the tfjs zip holds the trained head alone (its input is the graph&apos;s features,
+      so run it after the same graph model).
+    </p>
   );
 }

@@ -16,9 +16,9 @@ const NOTES: Partial<Record<string, string>> = {
 export function ModelFields() {
   const model = useLab((s) => s.config.model);
   const weights = useLab((s) => s.config.weights);
-  const height = useLab((s) => s.config.height);
-  const width = useLab((s) => s.config.width);
   const batchSize = useLab((s) => s.config.batchSize);
+  // With a graph model as the backbone the preset is not built, and the size is the graph's.
+  const graph = weights === 'graph';
   return (
     <LockedFieldset legend="Model">
       <div className="field">
@@ -27,6 +27,7 @@ export function ModelFields() {
           id="model-select"
           data-testid="model-select"
           value={model}
+          disabled={graph}
           onChange={(e) => {
             if (isModelId(e.target.value)) updateConfig(chooseModel({ weights }, e.target.value));
           }}
@@ -41,22 +42,7 @@ export function ModelFields() {
       </div>
       <WeightsField />
       <div className="fields">
-        <NumberField
-          label="Input height"
-          testId="height"
-          value={height}
-          min={8}
-          max={2048}
-          onChange={(height) => updateConfig({ height })}
-        />
-        <NumberField
-          label="Input width"
-          testId="width"
-          value={width}
-          min={8}
-          max={2048}
-          onChange={(width) => updateConfig({ width })}
-        />
+        <SizeFields graph={graph} />
         <NumberField
           label="Batch size"
           testId="batch-size"
@@ -68,5 +54,34 @@ export function ModelFields() {
         />
       </div>
     </LockedFieldset>
+  );
+}
+
+/** The input size; fixed (disabled) with a graph model, which was exported for one size. */
+function SizeFields({ graph }: { graph: boolean }) {
+  const height = useLab((s) => s.config.height);
+  const width = useLab((s) => s.config.width);
+  return (
+    <>
+      <NumberField
+        label="Input height"
+        testId="height"
+        value={height}
+        min={8}
+        max={2048}
+        disabled={graph}
+        onChange={(height) => updateConfig({ height })}
+      />
+      <NumberField
+        label="Input width"
+        testId="width"
+        value={width}
+        min={8}
+        max={2048}
+        disabled={graph}
+        onChange={(width) => updateConfig({ width })}
+        hint={graph ? 'Fixed: the graph model was exported for this size.' : undefined}
+      />
+    </>
   );
 }

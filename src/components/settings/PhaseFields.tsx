@@ -56,20 +56,30 @@ function FineTuneFields() {
   const fineTuneEpochs = useLab((s) => s.config.fineTuneEpochs);
   const fineTuneLearningRate = useLab((s) => s.config.fineTuneLearningRate);
   const fineTune = useLab((s) => s.config.fineTune);
+  // A graph model trains the frozen phase only: the fields stay visible, disabled, with the reason.
+  const graph = useLab((s) => s.config.weights === 'graph');
+  const reason = useLab((s) => s.weights.loaded?.reason);
   return (
     <>
+      {graph && (
+        <p className="hint warn-text" data-testid="graph-frozen-only">
+          No fine-tune phase with a graph model. {reason}
+        </p>
+      )}
       <div className="fields">
         <NumberField
           label="Fine-tune epochs"
           testId="fine-tune-epochs"
           value={fineTuneEpochs}
           min={0}
+          disabled={graph}
           onChange={(fineTuneEpochs) => updateConfig({ fineTuneEpochs })}
         />
         <NumberField
           label="Fine-tune learning rate"
           value={fineTuneLearningRate}
           step="any"
+          disabled={graph}
           onChange={(fineTuneLearningRate) => updateConfig({ fineTuneLearningRate })}
         />
         <NumberField
@@ -77,11 +87,12 @@ function FineTuneFields() {
           testId="unfreeze-last-n"
           value={fineTune.kind === 'last' ? fineTune.n : Number.NaN}
           min={0}
+          disabled={graph}
           onChange={(n) => updateConfig({ fineTune: { kind: 'last', n } })}
           hint="A shortcut: counted back from the backbone's last layer; frozen BatchNorm layers run in inference mode."
         />
       </div>
-      {fineTune.kind !== 'last' && (
+      {fineTune.kind !== 'last' && !graph && (
         <p className="hint" data-testid="explorer-choice">
           Fine-tuning trains {trainableLabel(fineTune)} of the backbone (plus the head), as set in the layer
           explorer. Type a number above to unfreeze the last N instead.

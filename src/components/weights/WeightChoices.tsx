@@ -1,3 +1,4 @@
+import { graphChoice } from '../../core/graphChoice';
 import { chooseModel } from '../../core/modelDefaults';
 import type { ModelId, WeightsChoice } from '../../core/models';
 import { updateConfig } from '../../store/store';
@@ -12,17 +13,36 @@ const CHOICES: { value: WeightsChoice; label: string }[] = [
   { value: 'random', label: 'Random initialisation (memory does not depend on weight values)' },
 ];
 
+/** Offered once a graph model is loaded: it serves the frozen phase only, at its own input size. */
+const GRAPH_CHOICE = {
+  value: 'graph' as const,
+  label: 'The loaded graph model as a frozen backbone (frozen phase only: the head trains on its features)',
+};
+
 interface Props {
   /** The field's id, naming the legend and the radio group. */ id: string;
   choice: WeightsChoice;
   model: ModelId;
+  /** The loaded graph model's input size, when a graph model is loaded this session. */
+  graphSize: { height: number; width: number } | null;
+  frozenEpochs: number;
 }
 
-/** The three sources of starting weights, as radio buttons. */
-export function WeightChoices({ id, choice, model }: Props) {
+/** The settings a choice takes with it. */
+function patchFor(c: WeightsChoice, { model, graphSize, frozenEpochs }: Omit<Props, 'id' | 'choice'>) {
+  // The packaged weights are a MobileNetV2: switching to it takes that model's own size.
+  if (c === 'nsfwjs' && model !== 'mobilenetv2')
+    return { weights: c, ...chooseModel({ weights: c }, 'mobilenetv2') };
+  if (c === 'graph' && graphSize) return graphChoice({ frozenEpochs }, graphSize);
+  return { weights: c };
+}
+
+/** The sources of starting weights, as radio buttons (the graph model's once one is loaded). */
+export function WeightChoices({ id, choice, ...rest }: Props) {
+  const choices = rest.graphSize || choice === 'graph' ? [...CHOICES, GRAPH_CHOICE] : CHOICES;
   return (
     <div role="radiogroup" aria-labelledby={`${id}-legend`}>
-      {CHOICES.map((c) => (
+      {choices.map((c) => (
         <label key={c.value} className="radio">
           <input
             type="radio"
@@ -30,14 +50,7 @@ export function WeightChoices({ id, choice, model }: Props) {
             value={c.value}
             checked={choice === c.value}
             data-testid={`weights-${c.value}`}
-            onChange={() =>
-              // The packaged weights are a MobileNetV2: switching to it takes that model's own size.
-              updateConfig(
-                c.value === 'nsfwjs' && model !== 'mobilenetv2'
-                  ? { weights: c.value, ...chooseModel({ weights: c.value }, 'mobilenetv2') }
-                  : { weights: c.value },
-              )
-            }
+            onChange={() => updateConfig(patchFor(c.value, rest))}
           />
           {c.label}
         </label>

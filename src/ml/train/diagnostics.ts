@@ -26,6 +26,8 @@ export interface DiagnoseOptions {
   shouldStop?: () => boolean;
   /** Ends the data set early after a failure (see forEachBatch). */
   abort?: () => void;
+  /** The model's input for a batch of images, when it is not the images (a graph model's features). */
+  headInput?: (xs: tf.Tensor4D) => tf.Tensor;
 }
 
 /** Counts thumbnails against the per-report and per-cell bounds, in the order images arrive. */
@@ -74,10 +76,11 @@ export async function thumbnails(xs: tf.Tensor4D, rows: readonly number[]): Prom
 async function predict(
   model: tf.LayersModel,
   xs: tf.Tensor4D,
+  headInput?: DiagnoseOptions['headInput'],
 ): Promise<{ classes: Int32Array; confidence: Float32Array }> {
   const [classes, confidence] = inPhase('evaluation', () =>
     tf.tidy(() => {
-      const probs = model.apply(xs, { training: false }) as tf.Tensor2D;
+      const probs = model.apply(headInput ? headInput(xs) : xs, { training: false }) as tf.Tensor2D;
       return [tf.argMax(probs, 1), tf.max(probs, 1)];
     }),
   );
@@ -104,7 +107,7 @@ export async function diagnose(
     opts.shouldStop ?? (() => false),
     async ({ xs, ys }) => {
       const offset = labels.length;
-      const { classes, confidence } = await predict(model, xs);
+      const { classes, confidence } = await predict(model, xs, opts.headInput);
       const truth = await ys.data();
       const wrong: number[] = [];
       classes.forEach((p, i) => {

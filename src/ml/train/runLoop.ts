@@ -9,6 +9,7 @@ import { diagnose } from './diagnostics';
 import { evaluate, evaluateCached } from './evaluation';
 import { FEATURE_CACHE_LIMIT_BYTES, FeatureCache } from './featureCache';
 import type { Unfreeze } from './freeze';
+import { onHeadInputs } from './headInputs';
 import { forEachBatch, forEachCached } from './iteration';
 import type { Trainer } from './trainer';
 import type { Metrics, StepBatch, StepMetrics } from './types';
@@ -43,6 +44,11 @@ export interface RunContext {
    * cached images each epoch, `limitBytes` caps the host memory (default FEATURE_CACHE_LIMIT_BYTES).
    */
   featureCache?: { seed: number; limitBytes?: number };
+  /**
+   * The head's input for a batch of images when the backbone is a graph model outside the lab's model
+   * (its features, see graphFeatures): computed before every training, validation and diagnostics step.
+   */
+  headInput?: (xs: tf.Tensor4D) => tf.Tensor;
   /** The validation split's paths in order; when set, every phase not stopped ends with classifier diagnostics. */
   validationPaths?: readonly string[];
   /**
@@ -115,13 +121,15 @@ export async function runTraining(
   const first = point ? plan.findIndex((p) => p.phase === point.phase) : 0;
   if (first < 0) throw new Error(`The saved run continues a ${point?.phase} phase this plan does not have.`);
   let outcome: TrainResult['outcome'] = 'completed';
+  // Steps train and validate on the head's inputs; diagnostics still reads the images (thumbnails).
+  const steps = ctx.headInput ? onHeadInputs(ctx, ctx.headInput) : ctx;
   for (const [index, p] of plan.entries()) {
     if (index < first || p.epochs <= 0) continue;
     const resumed = point && index === first;
     const start: PhaseStart = resumed
       ? { index, epoch: point.epoch, valLosses: [...point.valLosses], restore: resume.restore }
       : { index, epoch: 0, valLosses: [] };
-    outcome = await runPhase(trainer, plan, start, ctx, run);
+    outcome = await runPhase(trainer, plan, start, steps, run);
     if (outcome === 'stopped') break;
     if (ctx.validationPaths) {
       const validation = ctx.dataset('validation', run.epochIndex);
@@ -130,6 +138,7 @@ export async function runTraining(
         paths: ctx.validationPaths,
         shouldStop: ctx.shouldStop,
         abort: ctx.abort,
+        ...(ctx.headInput ? { headInput: ctx.headInput } : {}),
       };
       ctx.emit({ kind: 'diagnostics', report: await diagnose(trainer.model, validation, options) });
     }

@@ -1,0 +1,85 @@
+/**
+ * A small graph model in the format tensorflowjs_converter writes (a TensorFlow GraphDef as JSON and a
+ * weights manifest), for tests and the e2e spec: images [batch, size, size, 3] -> Conv2D 3x3 (4 filters,
+ * SAME) -> Relu -> Mean over height and width: a 4-value feature vector per image, as the published
+ * feature-vector models give. Plain JSON and bytes (no tfjs), so Node can write it as files.
+ */
+export interface GraphModelFixture {
+  /** The model.json of a converted graph model, its weights in one shard named `shard`. */
+  modelJson: Record<string, unknown>;
+  /** The shard's bytes: the kernel (float32) then the axes (int32). */
+  weightData: Uint8Array;
+  shard: string;
+}
+
+const float = { type: 'DT_FLOAT' };
+const dims = (shape: number[]) => ({ dim: shape.map((size) => ({ size: String(size) })) });
+const constant = (name: string, dtype: string, shape: number[]) => ({
+  name,
+  op: 'Const',
+  attr: { dtype: { type: dtype }, value: { tensor: { dtype, tensorShape: dims(shape) } } },
+});
+
+/** The conv kernel's values: small, varied and fixed, so two builds give the same features. */
+export const fixtureKernel = (): Float32Array =>
+  Float32Array.from({ length: 3 * 3 * 3 * 4 }, (_, i) => Math.sin(i) * 0.05);
+
+/** The GraphDef's nodes for images of `size`×`size`. */
+function nodes(size: number) {
+  return [
+    {
+      name: 'images',
+      op: 'Placeholder',
+      attr: { dtype: float, shape: { shape: dims([-1, size, size, 3]) } },
+    },
+    constant('kernel', 'DT_FLOAT', [3, 3, 3, 4]),
+    constant('axes', 'DT_INT32', [2]),
+    {
+      name: 'conv',
+      op: 'Conv2D',
+      input: ['images', 'kernel'],
+      attr: {
+        T: float,
+        strides: { list: { i: ['1', '1', '1', '1'] } },
+        dilations: { list: { i: ['1', '1', '1', '1'] } },
+        padding: { s: btoa('SAME') },
+        data_format: { s: btoa('NHWC') },
+      },
+    },
+    { name: 'relu', op: 'Relu', input: ['conv'], attr: { T: float } },
+    {
+      name: 'features',
+      op: 'Mean',
+      input: ['relu', 'axes'],
+      attr: { T: float, Tidx: { type: 'DT_INT32' }, keep_dims: { b: false } },
+    },
+  ];
+}
+
+/** The graph model for images of `size`×`size`. */
+export function graphModelFixture(size: number): GraphModelFixture {
+  const kernel = fixtureKernel();
+  const weightData = new Uint8Array(kernel.byteLength + 8);
+  weightData.set(new Uint8Array(kernel.buffer), 0);
+  weightData.set(new Uint8Array(Int32Array.from([1, 2]).buffer), kernel.byteLength);
+  const shard = 'group1-shard1of1.bin';
+  return {
+    modelJson: {
+      format: 'graph-model',
+      generatedBy: 'vram-lab graphModelFixture',
+      convertedBy: 'hand-written GraphDef (the converter format)',
+      modelTopology: { node: nodes(size), library: {}, versions: { producer: 1 } },
+      weightsManifest: [
+        {
+          paths: [shard],
+          weights: [
+            { name: 'kernel', shape: [3, 3, 3, 4], dtype: 'float32' },
+            { name: 'axes', shape: [2], dtype: 'int32' },
+          ],
+        },
+      ],
+    },
+    weightData,
+    shard,
+  };
+}
