@@ -1,0 +1,58 @@
+import { expect, test } from '@playwright/test';
+import { graphModelFixture } from '../src/ml/models/graphModelFixture';
+import { loadSample, openLab, snapshot, waitForRunEnd } from './lab';
+
+// A tfjs GraphModel as tensorflowjs_converter writes it (GraphDef JSON and one shard), made here in Node
+// from the lab's own fixture: conv 3x3 -> relu -> mean, a 4-value feature vector per 32x32 image.
+const SIZE = 32;
+
+test('a dropped graph model serves the frozen phase only, planned and trained as a frozen backbone', async ({
+  page,
+}) => {
+  const { modelJson, weightData, shard } = graphModelFixture(SIZE);
+  await openLab(page);
+  await loadSample(page);
+  await page.getByTestId('weights-file').check();
+  await page.getByTestId('weights-input').setInputFiles([
+    { name: 'model.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(modelJson)) },
+    { name: shard, mimeType: 'application/octet-stream', buffer: Buffer.from(weightData) },
+  ]);
+  await expect(page.getByTestId('weights-loaded')).toContainText('model.json (tfjs GraphModel)');
+  await expect(page.getByTestId('weights-loaded')).toContainText('frozen inference graph');
+
+  // Loading it chooses it: the graph's input size, fixed, and no fine-tune phase, with the reason.
+  await expect(page.getByTestId('weights-graph')).toBeChecked();
+  await expect(page.getByTestId('graph-note')).toContainText(`a frozen backbone at ${SIZE}×${SIZE}`);
+  for (const id of ['height', 'width']) {
+    await expect(page.getByTestId(id)).toHaveValue(String(SIZE));
+    await expect(page.getByTestId(id)).toBeDisabled();
+  }
+  await expect(page.getByTestId('fine-tune-epochs')).toHaveValue('0');
+  await expect(page.getByTestId('fine-tune-epochs')).toBeDisabled();
+  await expect(page.getByTestId('graph-frozen-only')).toContainText('no layers or variables to unfreeze');
+  await page.getByTestId('frozen-epochs').fill('1');
+  await page.getByTestId('batch-size').fill('16');
+
+  // The planner predicts the frozen phase (graph outside the tape, head trained) and nothing else.
+  const frozenPredicted = page.getByTestId('planner-frozen-predicted');
+  await expect(frozenPredicted).toBeVisible({ timeout: 60_000 });
+  await expect(frozenPredicted).toContainText(/\d/);
+  await expect(page.locator('[data-testid^="planner-fine-tune"]')).toHaveCount(0);
+
+  await page.getByTestId('train').click();
+  expect(await waitForRunEnd(page)).toBe('completed');
+  const s = await snapshot(page);
+  expect(s.run.phases.map((p) => p.phase)).toEqual(['frozen']);
+  expect(s.run.epochs.map((e) => e.phase)).toEqual(['frozen']);
+  expect(s.run.batches.every((b) => b.phase === 'frozen' && Number.isFinite(b.loss))).toBe(true);
+  await expect(page.getByTestId('log')).toContainText('Frozen phase only');
+  await expect(page.getByTestId('log')).toContainText('no layers or variables to unfreeze');
+  // The measured frozen step stands beside the prediction.
+  await expect(page.getByTestId('planner-frozen-measured')).not.toHaveText('—');
+
+  // Keras exports do not apply to a graph model's run, and the panel says so instead of offering them.
+  await expect(page.getByTestId('graph-exports-note')).toContainText('Keras .h5 weights do not apply');
+  await expect(page.getByRole('button', { name: 'Weights: Keras .h5' })).toHaveCount(0);
+  await expect(page.getByTestId('graph-script-note')).toContainText('No Keras script for a graph model');
+  await expect(page.getByRole('button', { name: 'Keras script (.py)' })).toHaveCount(0);
+});
