@@ -27,7 +27,8 @@ export function CopyLink() {
   const copy = async () => {
     const s = labStore.getState();
     const url = linkTo(s, `${location.origin}${location.pathname}`);
-    const fromFile = s.config.weights === 'file';
+    // A dropped weights file or graph model stays in this browser: the link leaves it out.
+    const fromFile = s.config.weights === 'file' || s.config.weights === 'graph';
     setShown({ url, status: 'Copying…', fromFile });
     try {
       await navigator.clipboard.writeText(url);
@@ -54,7 +55,7 @@ export function CopyLink() {
           <span role="status" data-testid="copy-link-status">
             {shown.status}
             {shown.fromFile &&
-              ' Weights from a file cannot travel in a link: the other browser keeps its own.'}
+              ' Weights or a graph model from a file cannot travel in a link: the other browser keeps its own.'}
           </span>
         </>
       )}
