@@ -8,11 +8,15 @@ const outDir = process.env.E2E_OUTDIR ?? 'dist';
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '*.spec.ts',
-  // SwiftShader WebGPU is slow (seconds per batch); a journey trains a tiny model for a few batches.
-  timeout: 6 * 60_000,
+  // SwiftShader WebGPU is slow (seconds per batch); a journey trains a tiny model for a few batches,
+  // and two journeys share the two cores (every timeout leaves room for that).
+  timeout: 10 * 60_000,
   expect: { timeout: 30_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two spec files at a time: SwiftShader keeps about one core busy per browser, so two workers finish
+  // the suite in about 0.6 of the time on two cores. A spec that measures the page's own timing runs
+  // alone afterwards (project 'alone'), where no other browser competes for the cores.
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   use: {
@@ -31,6 +35,10 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'journeys', testIgnore: /responsive\.spec\.ts/ },
+    { name: 'alone', testMatch: /responsive\.spec\.ts/, dependencies: ['journeys'] },
+  ],
   webServer: {
     // The production build with the test handle compiled in (see src/testHandle.ts).
     command: `npx vite build --mode e2e --outDir ${outDir} --emptyOutDir && npx vite preview --outDir ${outDir} --port ${port} --strictPort --host 127.0.0.1`,

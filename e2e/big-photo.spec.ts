@@ -29,7 +29,7 @@ async function trainPeak(page: Page, dir: string, images: number): Promise<numbe
 test('a 10000×10000 photo among small ones trains on a 500 MB card with the peak of small photos; a photo past the decoding limit is skipped by name', async ({
   page,
 }) => {
-  test.setTimeout(480_000);
+  test.setTimeout(720_000);
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(err.message));
   const small = makeLabelledFolder(join('.e2e-fixtures', 'big-photo-small'), { perClass: 6, extras: false });

@@ -32,7 +32,7 @@ const cardAfter = (fix: string) => (fix === 'bigger-card' ? 2 : 1) * CARD_MB * 1
 test('a simulated card runs out during fine-tuning; the panel names the layer, and every fix marked "fits" fits when run', async ({
   page,
 }) => {
-  test.setTimeout(600_000);
+  test.setTimeout(900_000);
   await openLab(page);
   await loadSample(page);
   await useTinySettings(page, {

@@ -15,7 +15,7 @@ async function seriousInView(page: Page): Promise<string[]> {
 test('an experiment card runs before and after on the sample, shows both measured beside the planner, keeps them and reuses them', async ({
   page,
 }) => {
-  test.setTimeout(480_000);
+  test.setTimeout(720_000);
   await openLab(page);
   await loadSample(page);
   await useTinySettings(page, { size: 32, batchSize: 16, frozenEpochs: 1, fineTuneEpochs: 0 });

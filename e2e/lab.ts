@@ -90,7 +90,7 @@ export async function useTinySettings(
 }
 
 /** Waits for a run to end and returns how it ended. */
-export async function waitForRunEnd(page: Page, timeout = 240_000): Promise<string> {
+export async function waitForRunEnd(page: Page, timeout = 420_000): Promise<string> {
   await expect
     .poll(async () => (await snapshot(page)).run.status, { timeout, intervals: [500, 1000] })
     .toMatch(/^(completed|stopped|oom|failed)$/);

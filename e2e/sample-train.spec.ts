@@ -50,7 +50,7 @@ function watchPolicy(p: Page, origin: string): void {
 }
 
 test.beforeAll(async ({ browser, baseURL }) => {
-  test.setTimeout(6 * 60_000);
+  test.setTimeout(10 * 60_000);
   // axe needs a page of an explicit context (browser.newPage's own context is refused).
   page = await (await browser.newContext()).newPage();
   watchPolicy(page, new URL(baseURL!).origin);

@@ -6,7 +6,7 @@ import { openLab } from './lab';
 test('the seed case gets a verdict: does not fit a 16 GB card, crosses at a named layer, and batch 1 fits', async ({
   page,
 }) => {
-  test.setTimeout(600_000);
+  test.setTimeout(900_000);
   await openLab(page);
   await page.getByTestId('model-select').selectOption('v2-l');
   await page.getByTestId('height').fill('300');

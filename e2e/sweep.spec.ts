@@ -5,7 +5,7 @@ test('a sweep measures each point or marks it OOM on the chart, and the largest 
   page,
 }) => {
   // Each sweep point releases everything, so SwiftShader compiles every shader again: slow by design.
-  test.setTimeout(600_000);
+  test.setTimeout(900_000);
   await openLab(page);
   await loadSample(page);
   await useTinySettings(page, { size: 32, frozenEpochs: 1, fineTuneEpochs: 1, unfreezeLastN: 1000 });
@@ -19,7 +19,7 @@ test('a sweep measures each point or marks it OOM on the chart, and the largest 
   await expect(page.getByTestId('sweep-precision-float32')).toBeChecked();
   await page.getByTestId('sweep-run').click();
   await expect
-    .poll(async () => (await snapshot(page)).sweep.status, { timeout: 300_000, intervals: [1000] })
+    .poll(async () => (await snapshot(page)).sweep.status, { timeout: 480_000, intervals: [1000] })
     .toBe('done');
 
   const points = (await snapshot(page)).sweep.points;

@@ -5,7 +5,7 @@ test('memory-saving techniques: a plain run, then accumulation and checkpointing
   page,
 }) => {
   // Two runs of both phases on SwiftShader.
-  test.setTimeout(600_000);
+  test.setTimeout(900_000);
   await openLab(page);
   await loadSample(page);
   await useTinySettings(page, {

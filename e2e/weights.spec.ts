@@ -63,7 +63,7 @@ test('the packaged pretrained MobileNetV2 loads and fine-tunes with the network 
   await expect(page.getByTestId('weights-provenance')).toContainText('nsfwjs 4.4.0 (MIT');
 
   await page.getByTestId('train').click();
-  expect(await waitForRunEnd(page, 360_000)).toBe('completed');
+  expect(await waitForRunEnd(page, 540_000)).toBe('completed');
   const s = await snapshot(page);
   expect(s.run.phases.map((p) => p.phase)).toEqual(['frozen', 'fine-tune']);
   expect(s.run.batches.every((b) => Number.isFinite(b.loss))).toBe(true);

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { loadSample, openLab, snapshot, waitForRunEnd } from './lab';
 
 test('the workshop preset learns the built-in sample on WebGPU, frozen then fine-tuned', async ({ page }) => {
-  test.setTimeout(8 * 60_000);
+  test.setTimeout(12 * 60_000);
   await openLab(page);
   await loadSample(page);
   await page.getByTestId('workshop-preset').click();
@@ -10,7 +10,7 @@ test('the workshop preset learns the built-in sample on WebGPU, frozen then fine
   await expect(page.getByTestId('height')).toHaveValue('64');
   await expect(page.getByTestId('technique-cache-status')).toContainText('On: the first frozen epoch');
   await page.getByTestId('train').click();
-  expect(await waitForRunEnd(page, 420_000)).toBe('completed');
+  expect(await waitForRunEnd(page, 660_000)).toBe('completed');
   const s = await snapshot(page);
   expect(s.run.backend).toBe('webgpu');
   expect(s.run.phases.map((p) => p.phase)).toEqual(['frozen', 'fine-tune']);
