@@ -5,6 +5,7 @@
 import { chromium, type Page } from '@playwright/test';
 import { createServer } from 'vite';
 import { findChromium } from '../e2e/chromium';
+import { engineReady } from './engineReady';
 
 export interface JourneyRow {
   backend: string;
@@ -97,14 +98,7 @@ function summarise(
 }
 
 async function journey(page: Page, limitMs: number): Promise<JourneyRow> {
-  await page.waitForFunction(
-    () =>
-      (
-        window as unknown as { __lab?: { store: { getState(): { engine: { status: string } } } } }
-      ).__lab?.store.getState().engine.status === 'ready',
-    null,
-    { timeout: 120_000, polling: 500 },
-  );
+  await engineReady(page);
   const t0 = Date.now();
   await page.getByRole('button', { name: 'Use built-in sample' }).click();
   await page.waitForFunction(

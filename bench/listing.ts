@@ -8,6 +8,7 @@ import { chromium, type Page } from '@playwright/test';
 import { createServer } from 'vite';
 import { findChromium } from '../e2e/chromium';
 import { drawShapeImage, encodePng, SHAPE_KINDS } from '../scripts/shapes';
+import { engineReady } from './engineReady';
 
 export interface ListingRow {
   files: number;
@@ -107,14 +108,7 @@ export async function listingRow(files = 20_000): Promise<ListingRow> {
     const page = await browser.newPage();
     await page.addInitScript(observe);
     await page.goto(server.resolvedUrls?.local[0] ?? '', { timeout: 120_000 });
-    await page.waitForFunction(
-      () =>
-        (
-          window as unknown as { __lab?: { store: { getState(): { engine: { status: string } } } } }
-        ).__lab?.store.getState().engine.status === 'ready',
-      null,
-      { timeout: 120_000, polling: 500 },
-    );
+    await engineReady(page);
     await watchStore(page);
     return await measure(page, dir, files);
   } finally {
