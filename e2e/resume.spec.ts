@@ -38,17 +38,20 @@ test('a reload during epoch 2 loses nothing: the saved run resumes and each epoc
   await useTinySettings(page, { batchSize: 4, frozenEpochs: 2, fineTuneEpochs: 0 });
   await page.getByTestId('train').click();
 
-  // Reload at batch 3 of epoch 2 (at batch 4 an epoch has about 15 steps, so the reload lands inside it).
+  // Reload at batch 3 of epoch 2 (at batch 4 an epoch has about 15 steps, so the reload lands inside it),
+  // once epoch 1's save has committed: it is written after the epoch ends, and on a busy machine that
+  // can take a few steps.
   let before = await snapshot(page);
   await expect
     .poll(
       async () => {
         before = await snapshot(page);
-        return before.run.batches.filter((b) => b.epoch === 1).length;
+        const inEpoch2 = before.run.batches.filter((b) => b.epoch === 1).length;
+        return inEpoch2 >= 3 && (await savedPoint(page)) !== null;
       },
-      { timeout: 180_000, intervals: [100] },
+      { timeout: 180_000, intervals: [250] },
     )
-    .toBeGreaterThanOrEqual(3);
+    .toBe(true);
   await page.reload();
   await expect.poll(async () => (await snapshot(page)).engine.status, { timeout: 60_000 }).toBe('ready');
   // What was saved is the end of epoch 1: the run continues at epoch 2 of the frozen phase.
