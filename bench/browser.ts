@@ -2,6 +2,8 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
 import { float16SelfCheck, type Float16Mismatch } from '../src/ml/precision/selfCheck';
 import { float16Rows } from './float16';
+import { float16AccuracyRows } from './float16Accuracy';
+import { browserSample, webgpuComputeKind } from './sampleBrowser';
 import { plannerRows, type PlannerRow } from './plannerRows';
 import { inputRows } from './input';
 import { techniqueRows } from './techniques';
@@ -14,7 +16,7 @@ export interface BrowserBench {
   backend: string;
   planner: PlannerRow[];
   techniques: BenchRow[];
-  /** float16 storage against the float32 checkpointed and the plain step (issue 17). */
+  /** float16 storage against the float32 checkpointed and the plain step, and its accuracy row (issue 17). */
   float16: BenchRow[];
   /** The pack/unpack kernels on edge values, per backend: the mismatches (none when exact). */
   float16Check: { backend: string; mismatches: Float16Mismatch[] }[];
@@ -73,6 +75,10 @@ async function main(): Promise<void> {
         await tf.setBackend('webgpu');
       }
     }
+    if (params.get('float16Accuracy') !== '0')
+      result.float16.push(
+        ...(await float16AccuracyRows(await browserSample(), await webgpuComputeKind(), log)),
+      );
   } catch (err) {
     result.error = err instanceof Error ? err.message : String(err);
   }

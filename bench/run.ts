@@ -20,7 +20,8 @@ import { journeyRow, journeyTable } from './journey';
  * `npm run bench`: every row is measured in this run, side by side. First on the cpu backend in Node,
  * then on WebGPU in headless Chromium (SwiftShader on machines without a GPU). Flags:
  * --cpu-only, --webgpu-only, --no-<group> to leave a group out, --only=<group>,<group> to run just those.
- * Groups: techniques, planner, float16, listing, overhead (instrument cost), input-rate (pipeline
+ * Groups: techniques, planner, float16, float16-accuracy (the built-in sample trained with and without
+ * float16 storage: minutes on SwiftShader), listing, overhead (instrument cost), input-rate (pipeline
  * images/s against the step's), journey (the default journey in the app, timed), long-tasks (main-thread
  * long tasks during a Tiny run and a 1,000-file folder, in the production build).
  */
@@ -33,6 +34,7 @@ const group = (name: string) => (only ? only.includes(name) : !args.has(`--no-${
 const techniques = group('techniques');
 const planner = group('planner');
 const float16 = group('float16');
+const float16Accuracy = group('float16-accuracy');
 const listing = group('listing');
 const overhead = group('overhead');
 const inputRate = group('input-rate');
@@ -57,7 +59,10 @@ async function cpu(): Promise<void> {
   if (float16) {
     console.log('\n## float16 storage, float32 math — cpu backend (Node)\n');
     print(techniqueTable(await float16Rows({})));
-    print(techniqueTable(await float16AccuracyRows(nodeSample())));
+  }
+  if (float16Accuracy) {
+    console.log('\n## float16 storage, validation accuracy — cpu backend (Node)\n');
+    print(techniqueTable(await float16AccuracyRows(await nodeSample(), 'cpu')));
   }
   if (overhead) {
     // 32 px: one MobileNetV2 fine-tune step at 64 px takes about 45 s on the cpu backend here.
@@ -87,7 +92,7 @@ async function webgpu(): Promise<void> {
       if (m.type() === 'error') console.error(`[page] ${m.text()}`);
     });
     await page.goto(
-      `${address}bench/index.html?techniques=${techniques ? 1 : 0}&planner=${planner ? 1 : 0}&float16=${float16 ? 1 : 0}&overhead=${overhead ? 1 : 0}&inputRate=${inputRate ? 1 : 0}`,
+      `${address}bench/index.html?techniques=${techniques ? 1 : 0}&planner=${planner ? 1 : 0}&float16=${float16 ? 1 : 0}&float16Accuracy=${float16Accuracy ? 1 : 0}&overhead=${overhead ? 1 : 0}&inputRate=${inputRate ? 1 : 0}`,
     );
     let shown = 0;
     for (;;) {
