@@ -5,72 +5,23 @@ import { planTfjs } from '../../core/plannerTfjs';
 import { DEFAULT_TRAIN_CONFIG } from '../../core/settings';
 import { resolveTrainable } from '../../core/trainable';
 import { Trainer } from '../train/trainer';
-import { GraphBackboneError, graphClassifier, graphFeatures, loadGraphBackbone } from './graphBackbone';
+import {
+  GraphBackboneError,
+  graphClassifier,
+  graphFeatures,
+  liveGraph,
+  loadGraphBackbone,
+} from './graphBackbone';
+import { fixtureArtifacts, fixtureKernel, graphModelFixture } from './graphModelFixture';
 import { describeGraphClassifier, GRAPH_LAYER } from './graphSpec';
+import { resetBackends } from '../tfjsInternals';
 
-// A small graph model in the format tensorflowjs_converter writes (a TensorFlow GraphDef as JSON and a
-// weights manifest): images -> Conv2D 3x3 (4 filters, SAME) -> Relu -> Mean over height and width
-// (a feature vector, as the published feature-vector models give) or -> Relu only (a feature map).
+// The lab's fixture graph in the converter's format (graphModelFixture.ts): images -> Conv2D 3x3 (4
+// filters, SAME) -> Relu -> Mean over height and width (a feature vector, as the published
+// feature-vector models give) or -> Relu only (a feature map).
 // interop/test_graph_model.py checks a converter-made EfficientNet the same way against Keras.
 const SIZE = 8;
-const utf8 = (s: string) => btoa(s);
-const float = { type: 'DT_FLOAT' };
-const dims = (shape: number[]) => ({ dim: shape.map((size) => ({ size: String(size) })) });
-const kernelValues = Float32Array.from({ length: 3 * 3 * 3 * 4 }, (_, i) => Math.sin(i) * 0.05);
-
-function graphArtifacts(output: 'vector' | 'map', inputs = 1): tf.io.ModelArtifacts {
-  const placeholder = (name: string) => ({
-    name,
-    op: 'Placeholder',
-    attr: { dtype: float, shape: { shape: dims([-1, SIZE, SIZE, 3]) } },
-  });
-  const constant = (name: string, dtype: string, shape: number[]) => ({
-    name,
-    op: 'Const',
-    attr: { dtype: { type: dtype }, value: { tensor: { dtype, tensorShape: dims(shape) } } },
-  });
-  const nodes = [
-    placeholder('images'),
-    ...(inputs > 1 ? [placeholder('extra')] : []),
-    constant('kernel', 'DT_FLOAT', [3, 3, 3, 4]),
-    ...(output === 'vector' ? [constant('axes', 'DT_INT32', [2])] : []),
-    {
-      name: 'conv',
-      op: 'Conv2D',
-      input: ['images', 'kernel'],
-      attr: {
-        T: float,
-        strides: { list: { i: ['1', '1', '1', '1'] } },
-        dilations: { list: { i: ['1', '1', '1', '1'] } },
-        padding: { s: utf8('SAME') },
-        data_format: { s: utf8('NHWC') },
-      },
-    },
-    { name: 'relu', op: 'Relu', input: ['conv'], attr: { T: float } },
-    ...(output === 'vector'
-      ? [
-          {
-            name: 'features',
-            op: 'Mean',
-            input: ['relu', 'axes'],
-            attr: { T: float, Tidx: { type: 'DT_INT32' }, keep_dims: { b: false } },
-          },
-        ]
-      : []),
-  ];
-  const weightData = new Uint8Array(kernelValues.byteLength + 8);
-  weightData.set(new Uint8Array(kernelValues.buffer), 0);
-  weightData.set(new Uint8Array(Int32Array.from([1, 2]).buffer), kernelValues.byteLength);
-  return {
-    format: 'graph-model',
-    modelTopology: { node: nodes, library: {}, versions: { producer: 1 } },
-    weightSpecs: [
-      { name: 'kernel', shape: [3, 3, 3, 4], dtype: 'float32' },
-      { name: 'axes', shape: [2], dtype: 'int32' },
-    ],
-    weightData: weightData.buffer,
-  };
-}
+const kernelValues = fixtureKernel();
 
 /** The same maths with tfjs ops, as the expected features. */
 function expected(xs: tf.Tensor4D, output: 'vector' | 'map'): tf.Tensor {
@@ -88,8 +39,8 @@ beforeAll(async () => {
 });
 
 describe('graph model backbone', () => {
-  const load = (output: 'vector' | 'map', inputs = 1) =>
-    loadGraphBackbone(tf.io.fromMemory(graphArtifacts(output, inputs)));
+  const load = (output: 'vector' | 'map', inputs: 1 | 2 = 1) =>
+    loadGraphBackbone(tf.io.fromMemory(fixtureArtifacts(graphModelFixture(SIZE, { output, inputs }))));
   let disposeLater: (() => void)[] = [];
   afterAll(() => disposeLater.forEach((d) => d()));
 
@@ -194,5 +145,29 @@ describe('graph model backbone', () => {
     expect(plan.categories.weights).toBe((headParams + 3 * 3 * 3 * 4 + 2) * 4);
     classifier.model.dispose();
     backbone.graph.dispose();
+  });
+
+  it('is read again from its files after the engine reset that Release does, and keeps computing', async () => {
+    const backbone = await load('vector');
+    const first = backbone.graph;
+    const xs = images(2, 4);
+    const want = await graphFeatures(backbone, xs).array();
+    xs.dispose();
+    resetBackends();
+    await tf.setBackend('cpu');
+    // The reset freed every tensor: the features now come from a graph loaded on the new backend.
+    const again = images(2, 4);
+    const before = tf.memory().numTensors;
+    const features = graphFeatures(backbone, again);
+    expect(backbone.graph).not.toBe(first);
+    expect(tf.memory().numTensors).toBe(before + 1 + 2);
+    expect(await features.array()).toEqual(want);
+    // Later calls on the same backend reuse it: only the features are new.
+    const next = graphFeatures(backbone, again);
+    expect(liveGraph(backbone)).toBe(backbone.graph);
+    expect(tf.memory().numTensors).toBe(before + 2 + 2);
+    tf.dispose([features, next, again]);
+    backbone.graph.dispose();
+    expect(tf.memory().numTensors).toBe(before - 1);
   });
 });

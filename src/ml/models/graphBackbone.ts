@@ -8,12 +8,18 @@ import { attachHead, type Classifier } from './head';
  * frozen phase (see GRAPH_MODEL_FROZEN_ONLY); the lab's head trains on its outputs.
  */
 export interface GraphBackbone {
-  graph: tf.GraphModel;
+  /** Loaded from files (async) or read again from them in memory (sync, see liveGraph). */
+  graph: tf.GraphModel<string | tf.io.IOHandler | tf.io.IOHandlerSync>;
   /** The image size the graph was exported for. */
   height: number;
   width: number;
   /** One image's features: [F] for a feature vector, [h, w, C] for a feature map. */
   featureShape: number[];
+  /**
+   * The files it was read from and the backend its constants live on: releasing memory re-creates the
+   * backend (tfjs' engine reset frees every tensor), and the graph is read again from these (liveGraph).
+   */
+  source?: { artifacts: tf.io.ModelArtifacts; backend: tf.KernelBackend };
 }
 
 /** Why a graph model trains the head only, in words for the UI. */
@@ -35,7 +41,7 @@ const known = (dims: readonly number[] | undefined): dims is number[] =>
  * Checks that a loaded graph model takes one batch of float32 RGB images of a fixed size and gives one
  * float32 feature vector or feature map per image, and describes it. Runs the graph once on a zero image.
  */
-export function asBackbone(graph: tf.GraphModel): GraphBackbone {
+export function asBackbone(graph: GraphBackbone['graph']): GraphBackbone {
   const [input, ...moreInputs] = graph.inputs;
   const [output, ...moreOutputs] = graph.outputs;
   if (!input || moreInputs.length > 0 || !output || moreOutputs.length > 0)
@@ -63,13 +69,34 @@ export function asBackbone(graph: tf.GraphModel): GraphBackbone {
 
 /** Loads a graph model (dropped files, a URL, or any tfjs IOHandler) and checks it as a backbone. */
 export async function loadGraphBackbone(source: string | tf.io.IOHandler): Promise<GraphBackbone> {
-  const graph = await tf.loadGraphModel(source);
+  const handler = typeof source === 'string' ? tf.io.http(source) : source;
+  if (!handler.load) throw new GraphBackboneError('This graph model source cannot be read.');
+  const artifacts = await handler.load();
+  const graph = tf.loadGraphModelSync(artifacts);
   try {
-    return asBackbone(graph);
+    return { ...asBackbone(graph), source: { artifacts, backend: tf.backend() } };
   } catch (err) {
     graph.dispose();
     throw err;
   }
+}
+
+/**
+ * The backbone's graph, read again from its files when the backend it was loaded on is gone (Release
+ * and every fresh sweep point reset the engine, which frees the graph's constants with every other
+ * tensor): the constants are then uploaded to the current backend once, and kept there.
+ */
+export function liveGraph(backbone: GraphBackbone): GraphBackbone['graph'] {
+  const { source } = backbone;
+  const current = tf.backend();
+  if (source && source.backend !== current) {
+    // After an engine reset its constants are already gone (dispose is then a no-op); after a backend
+    // switch they still hold the old backend's memory.
+    backbone.graph.dispose();
+    backbone.graph = tf.loadGraphModelSync(source.artifacts);
+    backbone.source = { ...source, backend: current };
+  }
+  return backbone.graph;
 }
 
 /**
@@ -83,7 +110,8 @@ export function graphFeatures(backbone: GraphBackbone, xs: tf.Tensor4D): tf.Tens
     throw new GraphBackboneError(
       `The graph model was exported for ${backbone.height}x${backbone.width} images, not ${h}x${w}.`,
     );
-  return tf.tidy(() => backbone.graph.execute(xs) as tf.Tensor);
+  const graph = liveGraph(backbone);
+  return tf.tidy(() => graph.execute(xs) as tf.Tensor);
 }
 
 /**

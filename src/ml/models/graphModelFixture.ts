@@ -1,3 +1,5 @@
+import type * as tf from '@tensorflow/tfjs';
+
 /**
  * A small graph model in the format tensorflowjs_converter writes (a TensorFlow GraphDef as JSON and a
  * weights manifest), for tests and the e2e spec: images [batch, size, size, 3] -> Conv2D 3x3 (4 filters,
@@ -24,16 +26,32 @@ const constant = (name: string, dtype: string, shape: number[]) => ({
 export const fixtureKernel = (): Float32Array =>
   Float32Array.from({ length: 3 * 3 * 3 * 4 }, (_, i) => Math.sin(i) * 0.05);
 
+/** Which graph: the feature vector (default), the Relu's feature map, or a second input (not a backbone). */
+export interface FixtureVariant {
+  output?: 'vector' | 'map';
+  inputs?: 1 | 2;
+}
+
+const placeholder = (name: string, size: number) => ({
+  name,
+  op: 'Placeholder',
+  attr: { dtype: float, shape: { shape: dims([-1, size, size, 3]) } },
+});
+
 /** The GraphDef's nodes for images of `size`×`size`. */
-function nodes(size: number) {
+function nodes(size: number, { output = 'vector', inputs = 1 }: FixtureVariant) {
+  const mean = {
+    name: 'features',
+    op: 'Mean',
+    input: ['relu', 'axes'],
+    attr: { T: float, Tidx: { type: 'DT_INT32' }, keep_dims: { b: false } },
+  };
   return [
-    {
-      name: 'images',
-      op: 'Placeholder',
-      attr: { dtype: float, shape: { shape: dims([-1, size, size, 3]) } },
-    },
+    placeholder('images', size),
+    ...(inputs > 1 ? [placeholder('extra', size)] : []),
     constant('kernel', 'DT_FLOAT', [3, 3, 3, 4]),
-    constant('axes', 'DT_INT32', [2]),
+    // An unused constant would be a second output: the map variant has none (its shard still holds it).
+    ...(output === 'vector' ? [constant('axes', 'DT_INT32', [2])] : []),
     {
       name: 'conv',
       op: 'Conv2D',
@@ -47,17 +65,12 @@ function nodes(size: number) {
       },
     },
     { name: 'relu', op: 'Relu', input: ['conv'], attr: { T: float } },
-    {
-      name: 'features',
-      op: 'Mean',
-      input: ['relu', 'axes'],
-      attr: { T: float, Tidx: { type: 'DT_INT32' }, keep_dims: { b: false } },
-    },
+    ...(output === 'vector' ? [mean] : []),
   ];
 }
 
 /** The graph model for images of `size`×`size`. */
-export function graphModelFixture(size: number): GraphModelFixture {
+export function graphModelFixture(size: number, variant: FixtureVariant = {}): GraphModelFixture {
   const kernel = fixtureKernel();
   const weightData = new Uint8Array(kernel.byteLength + 8);
   weightData.set(new Uint8Array(kernel.buffer), 0);
@@ -68,7 +81,7 @@ export function graphModelFixture(size: number): GraphModelFixture {
       format: 'graph-model',
       generatedBy: 'vram-lab graphModelFixture',
       convertedBy: 'hand-written GraphDef (the converter format)',
-      modelTopology: { node: nodes(size), library: {}, versions: { producer: 1 } },
+      modelTopology: { node: nodes(size, variant), library: {}, versions: { producer: 1 } },
       weightsManifest: [
         {
           paths: [shard],
@@ -81,5 +94,16 @@ export function graphModelFixture(size: number): GraphModelFixture {
     },
     weightData,
     shard,
+  };
+}
+
+/** The fixture as the artefacts tfjs reads from a dropped model.json and its shard (tf.io.fromMemory). */
+export function fixtureArtifacts(fixture: GraphModelFixture): tf.io.ModelArtifacts {
+  const manifest = fixture.modelJson['weightsManifest'] as tf.io.WeightsManifestConfig;
+  return {
+    format: 'graph-model',
+    modelTopology: fixture.modelJson['modelTopology'] as tf.io.ModelArtifacts['modelTopology'],
+    weightSpecs: manifest.flatMap((g) => g.weights),
+    weightData: fixture.weightData.slice().buffer,
   };
 }

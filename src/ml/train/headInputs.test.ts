@@ -7,7 +7,7 @@ import {
   loadGraphBackbone,
   type GraphBackbone,
 } from '../models/graphBackbone';
-import { graphModelFixture } from '../models/graphModelFixture';
+import { fixtureArtifacts, graphModelFixture } from '../models/graphModelFixture';
 import { noiseBatch, quietRunContext } from './fixtures';
 import { runTraining, type RunContext } from './runLoop';
 import { Trainer } from './trainer';
@@ -21,16 +21,7 @@ const CLASSES = 3;
 
 /** The fixture's files as tfjs reads a dropped model.json with its shard. */
 function loadFixture(): Promise<GraphBackbone> {
-  const { modelJson, weightData } = graphModelFixture(SIZE);
-  const manifest = modelJson['weightsManifest'] as tf.io.WeightsManifestConfig;
-  return loadGraphBackbone(
-    tf.io.fromMemory({
-      format: 'graph-model',
-      modelTopology: modelJson['modelTopology'] as tf.io.ModelArtifacts['modelTopology'],
-      weightSpecs: manifest.flatMap((g) => g.weights),
-      weightData: weightData.slice().buffer,
-    }),
-  );
+  return loadGraphBackbone(tf.io.fromMemory(fixtureArtifacts(graphModelFixture(SIZE))));
 }
 
 describe('a run on a graph model as the frozen backbone', () => {
