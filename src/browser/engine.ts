@@ -23,15 +23,16 @@ import {
   type SweepPoint,
   type SweepPreset,
 } from '../core/sweep';
+import { graphSweepGrid } from '../core/graphChoice';
 import { featureCache } from '../core/techniques';
-import { fineTunedBackbone } from '../core/trainable';
 import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
 import { ResourceExhaustedError } from '../ml/memory/budget';
 import { trackLayers } from '../ml/memory/layerContext';
 import { readMemory } from '../ml/memory/sampler';
 import { resetBackends } from '../ml/tfjsInternals';
 import { graphFeatures } from '../ml/models/graphBackbone';
-import { runTraining, type PhasePlan, type RunContext } from '../ml/train/runLoop';
+import { runPhasePlan } from '../ml/train/phasePlan';
+import { runTraining, type RunContext } from '../ml/train/runLoop';
 import { Trainer } from '../ml/train/trainer';
 import { trainerOptionsFor } from '../ml/train/options';
 import { restoreModelWeights, snapshotTrainer } from '../ml/train/resume';
@@ -46,26 +47,6 @@ import { measurePoint, searchLargestBatch, sweepGrid, type PointRunner } from '.
 
 /** A saved run to continue: where, and the trainer's state there (core/resume). */
 type SavedState = NonNullable<EngineCalls['train']['request']['resume']>;
-
-/** The trainer's options for a configuration's techniques and precision. */
-
-/** The seed's two phases for a configuration: the frozen head, then fine-tuning the chosen set. */
-function phasePlan(config: TrainConfig, model: tf.LayersModel, backboneLayerCount: number): PhasePlan[] {
-  return [
-    {
-      phase: 'frozen',
-      epochs: config.frozenEpochs,
-      learningRate: config.frozenLearningRate,
-      unfreeze: 0,
-    },
-    {
-      phase: 'fine-tune',
-      epochs: config.fineTuneEpochs,
-      learningRate: config.fineTuneLearningRate,
-      unfreeze: fineTunedBackbone(layerNames(model, backboneLayerCount), config.fineTune),
-    },
-  ];
-}
 
 /** What a run that ran out of memory returns, with the phase it was in. */
 function oomResult(err: ResourceExhaustedError, lastPhase: TrainingPhase | null): TrainResult {
@@ -164,7 +145,10 @@ export class LabEngine {
       trackLayers(model);
       probes.mark();
       trainer = new Trainer(model, backboneLayerCount, trainerOptionsFor(config));
-      const plan = phasePlan(config, model, backboneLayerCount);
+      // Which phases run is plannedPhases' answer (a graph model's run: frozen only); a kept model
+      // continues from resumeFrom, a fresh one plans every phase.
+      const names = layerNames(model, backboneLayerCount);
+      const plan = runPhasePlan(config, names, resumed ? (resumeFrom ?? null) : null);
       const onEvent = (e: EngineEvent) => {
         if (e.kind === 'phase') {
           phase = e.phase;
@@ -184,7 +168,7 @@ export class LabEngine {
       const state = resume?.state;
       return await runTraining(
         trainer,
-        resumed && resumeFrom === 'fine-tune' ? plan.slice(1) : plan,
+        plan,
         ctx,
         resume && state ? { point: resume.point, restore: (t) => t.restoreState(state) } : undefined,
       );
@@ -272,7 +256,10 @@ export class LabEngine {
     emit: (e: EngineEvent) => void,
   ): Promise<SweepPoint[]> {
     this.stopRequested = false;
-    const points = await sweepGrid(grid, this.pointRunner(config, numClasses, emit));
+    // A graph model's sweep measures what its run trains, at its own size (core/graphChoice).
+    const graph = this.models.graphFor(config);
+    const measured = graph ? graphSweepGrid(grid, graph.height) : grid;
+    const points = await sweepGrid(measured, this.pointRunner(config, numClasses, emit));
     this.stopRequested = false;
     return points;
   }
@@ -291,7 +278,8 @@ export class LabEngine {
     // The planner's answer under the simulated card is where the measured search starts; without a card
     // only a real failure says what fits, so the search starts from the smallest batch.
     const budget = config.budgetBytes;
-    const spec = budget === null ? null : this.models.describe(config.model, size, size, numClasses);
+    const spec =
+      budget === null ? null : this.models.describe(config.model, size, size, numClasses, config.weights);
     const predicted = spec
       ? predictedLargestBatch(
           (batch) => planRunPoint(spec, config, preset, batch).peakBytes,
@@ -320,7 +308,9 @@ export class LabEngine {
     return {
       measure: async (target, preset, fresh) => {
         const backend = fresh ? (await this.releaseAll()).backend : this.requireBackend();
-        return measurePoint(backend.name, config, target, preset, numClasses, mode);
+        // The loaded graph model, when the run would train on it: the point measures graph and head.
+        const graph = this.models.graphFor(config);
+        return measurePoint(backend.name, config, target, preset, numClasses, mode, graph);
       },
       shouldStop: () => this.stopRequested,
       emit,
