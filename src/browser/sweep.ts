@@ -16,19 +16,23 @@ import { gridPresets } from '../core/sweepPrecision';
 import { fineTunedBackbone } from '../core/trainable';
 import type { TrainConfig } from '../core/trainConfig';
 import { installBudget, ResourceExhaustedError } from '../ml/memory/budget';
-import { describeModel } from '../ml/memory/describe';
 import { attributeOutputs, trackLayers } from '../ml/memory/layerContext';
 import { LargestAllocation } from '../ml/memory/recorder';
 import { StepPeak } from '../ml/memory/stepPeak';
-import { buildClassifier } from '../ml/models/registry';
+import type { GraphBackbone } from '../ml/models/graphBackbone';
 import { trainerOptionsFor } from '../ml/train/options';
 import { Trainer } from '../ml/train/trainer';
 import { makeStepGuard } from './gpuGuard';
+import { pointModel, type PointModel } from './sweepModel';
 
 /** Random pixels with cycling labels: a point's memory depends on the batch's shape, not its values. */
-function syntheticBatch(target: SweepTarget, numClasses: number): { xs: tf.Tensor4D; ys: tf.Tensor1D } {
+function syntheticBatch(
+  target: SweepTarget,
+  images: Pick<PointModel, 'height' | 'width'>,
+  numClasses: number,
+): { xs: tf.Tensor4D; ys: tf.Tensor1D } {
   return tf.tidy(() => ({
-    xs: tf.randomUniform([target.batch, target.size, target.size, 3], 0, 255) as tf.Tensor4D,
+    xs: tf.randomUniform([target.batch, images.height, images.width, 3], 0, 255) as tf.Tensor4D,
     ys: tf.tensor1d(
       Array.from({ length: target.batch }, (_, i) => i % numClasses),
       'int32',
@@ -37,14 +41,15 @@ function syntheticBatch(target: SweepTarget, numClasses: number): { xs: tf.Tenso
 }
 
 /**
- * One sweep point: the configured architecture at size×size with zero weights (memory does not depend
- * on weight values), one synthetic batch of that size (nor on pixel values), a warm-up step that creates
- * Adam's slots, then the measured step: its peak read at every kernel (as tf.profile counts it), under
- * the simulated card and the WebGPU error scopes. Every tensor it made is freed before it returns.
+ * One sweep point: the network the run would train (pointModel: the configured architecture at
+ * size×size, or the loaded graph model outside the tape with the head), one synthetic batch (memory
+ * does not depend on pixel values), a warm-up step that creates Adam's slots, then the measured step:
+ * its peak read at every kernel (as tf.profile counts it), under the simulated card and the WebGPU
+ * error scopes. Every tensor it made is freed before it returns.
  *
- * A sweep measures the plain step (`mode` 'sweep'), checkpointed with float16 boundaries for a
- * float16 preset; the batch search measures the step as the run would
- * train it ('as-run'): the configuration's techniques, with its prefetched batches alive beside it.
+ * A sweep measures the plain step (`mode` 'sweep'), checkpointed with float16 boundaries for a float16
+ * preset; the batch search measures the step as the run would train it ('as-run'): the configuration's
+ * techniques, with its prefetched batches alive beside it.
  */
 export async function measurePoint(
   backendName: string,
@@ -53,17 +58,10 @@ export async function measurePoint(
   preset: SweepPreset,
   numClasses: number,
   mode: 'sweep' | 'as-run' = 'sweep',
+  graph: GraphBackbone | null = null,
 ): Promise<SweepPoint> {
-  const { model, backboneLayerCount } = buildClassifier({
-    id: config.model,
-    height: target.size,
-    width: target.size,
-    includePreprocessing: true,
-    numClasses,
-    seed: config.seed,
-    init: 'zeros',
-  });
-  const spec = describeModel(model, backboneLayerCount);
+  const built = pointModel(config, target, preset, numClasses, graph);
+  const { model, backboneLayerCount, spec } = built;
   const asRun = mode === 'as-run';
   const predicted = {
     predictedBytes: asRun
@@ -83,16 +81,17 @@ export async function measurePoint(
       }
     : { seed: config.seed, ...storage };
   const trainer = new Trainer(model, backboneLayerCount, options);
-  const batch = syntheticBatch(target, numClasses);
+  const batch = syntheticBatch(target, built, numClasses);
   // The batches a run's pipeline holds ready beside the step (prefetch), alive for the whole step.
   const queued = asRun
-    ? Array.from({ length: config.prefetch }, () => syntheticBatch(target, numClasses))
+    ? Array.from({ length: config.prefetch }, () => syntheticBatch(target, built, numClasses))
     : [];
+  const step = () => probes.guard(() => pointStep(trainer, batch, built.headInput));
   try {
     trainer.compile(preset.phase, config.fineTuneLearningRate, fineTunedBackbone(spec, preset.fineTune));
-    await probes.guard(() => trainer.step(batch));
+    await step();
     probes.peak.reset();
-    await probes.guard(() => trainer.step(batch));
+    await step();
     return { ...target, status: 'measured', peakBytes: probes.peak.value, ...predicted };
   } catch (err) {
     if (!(err instanceof ResourceExhaustedError)) throw err;
@@ -102,6 +101,25 @@ export async function measurePoint(
     trainer.dispose();
     model.dispose();
     probes.dispose();
+  }
+}
+
+/**
+ * One training step on the batch; a graph model's features are made from its images first, outside the
+ * tape as the run's pipeline makes them, and inside the measured region, since the graph's forward pass
+ * needs device memory too (a batch whose features do not fit does not train).
+ */
+async function pointStep(
+  trainer: Trainer,
+  batch: { xs: tf.Tensor4D; ys: tf.Tensor1D },
+  headInput: PointModel['headInput'],
+) {
+  if (!headInput) return trainer.step(batch);
+  const features = headInput(batch.xs) as tf.Tensor4D;
+  try {
+    return await trainer.step({ xs: features, ys: batch.ys });
+  } finally {
+    features.dispose();
   }
 }
 
