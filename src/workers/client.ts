@@ -7,6 +7,7 @@ import { oomMessage } from '../core/oom';
 import { formatBytes } from '../core/memory';
 import type { Remedy } from '../core/remedies';
 import { isTrainable } from '../core/scan';
+import { graphSweepGrid } from '../core/graphChoice';
 import { gridPoints, validateGrid, type SweepPreset } from '../core/sweep';
 import { trainableLabel } from '../core/trainable';
 import type { TrainingPhase } from '../core/trainConfig';
@@ -180,7 +181,9 @@ export class LabClient implements LabCommands {
       actions.sweepFailed(problems.join(' '));
       return;
     }
-    const total = gridPoints(s.sweep.grid).length;
+    // A graph model's sweep runs the grid its run can train (core/graphChoice), as the engine does.
+    const graph = s.config.weights === 'graph';
+    const total = gridPoints(graph ? graphSweepGrid(s.sweep.grid, s.config.height) : s.sweep.grid).length;
     actions.sweepStarted(s.config, total);
     appendLog('info', `Sweep: ${total} points; everything is released between points (the kept model too).`);
     try {
