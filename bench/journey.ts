@@ -22,13 +22,21 @@ export interface JourneyRow {
   status: string;
   /** Steps done and planned, for a projection when the limit stopped the row. */ steps: number;
   plannedSteps: number;
+  /** Where the run's time went, s (see breakdown()). */ parts: JourneyParts;
+}
+
+/** Where Train → end went, from the run's own clock (ms since the engine started the run). */
+export interface JourneyParts {
+  /** Engine start → first phase event: model built, weights loaded. */ prepareS: number;
+  /** Per epoch: its steps (the first apart: it compiles each new shape), validation, and the gap after it. */
+  epochs: { phase: string; firstStepS: number; stepsS: number; validationS: number; afterS: number }[];
 }
 
 interface RunView {
   status: string;
   backend: string | null;
   batches: { phase: string; t: number; stepMs: number; batchesPerEpoch: number }[];
-  epochs: { phase: string; valAccuracy: number; validationMs: number }[];
+  epochs: { phase: string; step: number; valAccuracy: number; validationMs: number }[];
   phases: { phase: string; t: number; batchesPerEpoch: number; epochs: number }[];
 }
 
@@ -64,6 +72,27 @@ async function view(page: Page) {
   });
 }
 
+/**
+ * The run's clock split up: each epoch's steps, its validation pass, and what ran between it and the
+ * next step (the end-of-epoch save snapshot, the phase's diagnostics and recompile, the next data set).
+ */
+function breakdown(run: RunView): JourneyParts {
+  const epochs = run.epochs.map((e, i) => {
+    const from = run.epochs[i - 1]?.step ?? 0;
+    const steps = run.batches.slice(from, e.step);
+    const end = (steps[steps.length - 1]?.t ?? 0) + e.validationMs;
+    const next = run.batches[e.step];
+    return {
+      phase: e.phase,
+      firstStepS: (steps[0]?.stepMs ?? 0) / 1000,
+      stepsS: steps.reduce((n, b) => n + b.stepMs, 0) / 1000,
+      validationS: e.validationMs / 1000,
+      afterS: next ? (next.t - next.stepMs - end) / 1000 : 0,
+    };
+  });
+  return { prepareS: (run.phases[0]?.t ?? 0) / 1000, epochs };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
 
 /** What the run's store says once it ended (or the limit passed). */
@@ -94,6 +123,7 @@ function summarise(
     status: run.status,
     steps: run.batches.length,
     plannedSteps: run.phases.reduce((n, p) => n + p.batchesPerEpoch * p.epochs, 0),
+    parts: breakdown(run),
   };
 }
 
@@ -168,6 +198,7 @@ export function journeyTable(r: JourneyRow): string[] {
     `${r.backend} on ${r.adapter}, default settings: ${r.settings}; run ${r.status} (${r.steps} of ${r.plannedSteps} steps)`,
     `  sample ready ${r.sampleS.toFixed(1)} s · Train → first step ${r.firstStepS.toFixed(1)} s · Train → end ${r.trainS.toFixed(0)} s${ended ? '' : ` (limit; projected ${projected.toFixed(0)} s)`}`,
     `  phases: ${r.phases.map((p) => `${p.phase} ${p.s.toFixed(0)} s (validation ${p.validationS.toFixed(0)} s)`).join(', ')} · median step: ${r.stepMs.map((s) => `${s.phase} ${s.ms.toFixed(0)} ms`).join(', ')}`,
+    `  run clock: model ready ${r.parts.prepareS.toFixed(1)} s · ${r.parts.epochs.map((e, i) => `epoch ${i + 1} (${e.phase}): steps ${e.stepsS.toFixed(1)} s (first ${e.firstStepS.toFixed(1)} s), validation ${e.validationS.toFixed(1)} s, then ${e.afterS.toFixed(1)} s`).join(' · ')}`,
     `  validation accuracy per epoch: ${r.valAccuracy.map((a) => a.toFixed(3)).join(', ') || '—'} (chance ${chance.toFixed(3)})`,
     `  journey ${total.toFixed(0)} s (target ≤ 180 s, accuracy clearly above chance) ${pass ? 'PASS' : 'FAIL'}`,
   ];

@@ -6,33 +6,46 @@ import { forEachBatch } from './iteration';
 import { sparseAccuracy, sparseCategoricalCrossentropy } from './losses';
 import type { Trainer } from './trainer';
 import type { Metrics } from './types';
+import type { Predictions } from './validationReport';
 
-/** Loss and accuracy summed over evaluation batches, weighted by their sizes. */
+/** A validation pass's mean loss and accuracy, and what it predicted for each image. */
+export interface Evaluation extends Metrics {
+  predictions: Predictions;
+}
+
+/** Loss and accuracy summed over evaluation batches, weighted by their sizes, and each image's prediction. */
 class MetricSum {
   private loss = 0;
   private correct = 0;
   private count = 0;
+  private readonly predictions: Predictions = { labels: [], classes: [], confidence: [], numClasses: 0 };
 
   /** Scores the probabilities `probs()` gives for the batch (computed and freed here). */
   async add(ys: tf.Tensor1D, probs: () => tf.Tensor2D): Promise<void> {
     const n = ys.shape[0];
-    const [loss, acc] = inPhase('evaluation', () =>
+    const out = inPhase('evaluation', () =>
       tf.tidy(() => {
         const p = probs();
-        return [sparseCategoricalCrossentropy(ys, p), sparseAccuracy(ys, p)];
+        this.predictions.numClasses = p.shape[1];
+        return [sparseCategoricalCrossentropy(ys, p), sparseAccuracy(ys, p), tf.argMax(p, 1), tf.max(p, 1)];
       }),
     );
-    const [l, a] = await Promise.all([loss.data(), acc.data()]);
-    tf.dispose([loss, acc]);
-    this.loss += (l[0] ?? Number.NaN) * n;
-    this.correct += (a[0] ?? Number.NaN) * n;
+    const [l, a, classes, confidence, labels] = await Promise.all([...out.map((t) => t.data()), ys.data()]);
+    tf.dispose(out);
+    this.loss += (l?.[0] ?? Number.NaN) * n;
+    this.correct += (a?.[0] ?? Number.NaN) * n;
     this.count += n;
+    this.predictions.labels.push(...Array.from(labels ?? [], Number));
+    this.predictions.classes.push(...Array.from(classes ?? [], Number));
+    this.predictions.confidence.push(...Array.from(confidence ?? [], Number));
   }
 
-  mean(): Metrics {
-    return this.count === 0
-      ? { loss: Number.NaN, accuracy: Number.NaN }
-      : { loss: this.loss / this.count, accuracy: this.correct / this.count };
+  result(): Evaluation {
+    const mean =
+      this.count === 0
+        ? { loss: Number.NaN, accuracy: Number.NaN }
+        : { loss: this.loss / this.count, accuracy: this.correct / this.count };
+    return { ...mean, predictions: this.predictions };
   }
 }
 
@@ -47,7 +60,7 @@ export async function evaluate(
   shouldStop: () => boolean = () => false,
   abort: () => void = () => {},
   fill?: FeatureCache,
-): Promise<Metrics> {
+): Promise<Evaluation> {
   const total = new MetricSum();
   await forEachBatch(
     dataset,
@@ -67,7 +80,7 @@ export async function evaluate(
     },
     abort,
   );
-  return total.mean();
+  return total.result();
 }
 
 /** evaluate() over a complete feature cache: the head alone, in inference mode. */
@@ -75,7 +88,7 @@ export async function evaluateCached(
   trainer: Trainer,
   cache: FeatureCache,
   shouldStop: () => boolean = () => false,
-): Promise<Metrics> {
+): Promise<Evaluation> {
   const total = new MetricSum();
   for (const rows of cache.order(null)) {
     if (shouldStop()) break;
@@ -86,5 +99,5 @@ export async function evaluateCached(
       tf.dispose([batch.features, batch.ys]);
     }
   }
-  return total.mean();
+  return total.result();
 }

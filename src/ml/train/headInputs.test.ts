@@ -65,8 +65,9 @@ describe('a run on a graph model as the frozen backbone', () => {
 
     expect(result.outcome).toBe('completed');
     expect(result.phases).toEqual(['frozen']);
-    // Per run: 2 epochs of 2 training and 1 validation batch, then 1 diagnostics batch, all images.
-    expect(calls).toEqual(Array(2 * 7).fill(`4x${SIZE}x${SIZE}x3`));
+    // Per run: 2 epochs of 2 training and 1 validation batch, all images; the diagnostics reuse the
+    // last validation pass's predictions and run no model.
+    expect(calls).toEqual(Array(2 * 6).fill(`4x${SIZE}x${SIZE}x3`));
     const diagnostics = events.flatMap((e) => (e.kind === 'diagnostics' ? [e.report] : []));
     expect(diagnostics.map((r) => r.total)).toEqual([4, 4]);
     // Thumbnails are cut from the images, not the features.

@@ -5,14 +5,14 @@ import type { EngineEvent, TrainResult } from '../../core/protocol';
 import { pointAfter, type ResumePoint } from '../../core/resume';
 import type { TrainingPhase } from '../../core/trainConfig';
 import type { Batch } from '../data/pipeline';
-import { diagnose } from './diagnostics';
-import { evaluate, evaluateCached } from './evaluation';
+import { evaluate, evaluateCached, type Evaluation } from './evaluation';
 import { FEATURE_CACHE_LIMIT_BYTES, FeatureCache } from './featureCache';
 import type { Unfreeze } from './freeze';
 import { onHeadInputs } from './headInputs';
 import { forEachBatch, forEachCached } from './iteration';
 import type { Trainer } from './trainer';
 import type { Metrics, StepBatch, StepMetrics } from './types';
+import { validationReport, type Predictions } from './validationReport';
 
 /** One phase of the plan. */
 export interface PhasePlan {
@@ -84,11 +84,15 @@ interface PhaseCaches {
   limitBytes: number;
 }
 
-/** What the phases have done so far; `epochIndex` counts epochs across phases (it seeds the data). */
+/**
+ * What the phases have done so far; `epochIndex` counts epochs across phases (it seeds the data);
+ * `predictions` are the current phase's last validation pass's, which its diagnostics report.
+ */
 interface RunState {
   phases: TrainingPhase[];
   last: Metrics;
   epochIndex: number;
+  predictions: Predictions | null;
 }
 
 /** Where in the run a step is. */
@@ -116,8 +120,8 @@ export async function runTraining(
 ): Promise<TrainResult> {
   const point = resume?.point;
   const run: RunState = point
-    ? { phases: [...point.phasesDone], last: point.last, epochIndex: point.epochIndex }
-    : { phases: [], last: { loss: Number.NaN, accuracy: Number.NaN }, epochIndex: 0 };
+    ? { phases: [...point.phasesDone], last: point.last, epochIndex: point.epochIndex, predictions: null }
+    : { phases: [], last: { loss: Number.NaN, accuracy: Number.NaN }, epochIndex: 0, predictions: null };
   const first = point ? plan.findIndex((p) => p.phase === point.phase) : 0;
   if (first < 0) throw new Error(`The saved run continues a ${point?.phase} phase this plan does not have.`);
   let outcome: TrainResult['outcome'] = 'completed';
@@ -131,16 +135,17 @@ export async function runTraining(
       : { index, epoch: 0, valLosses: [] };
     outcome = await runPhase(trainer, plan, start, steps, run);
     if (outcome === 'stopped') break;
-    if (ctx.validationPaths) {
-      const validation = ctx.dataset('validation', run.epochIndex);
+    if (ctx.validationPaths && run.predictions) {
+      // The images, not the head's inputs: the report's thumbnails are pictures.
+      const epochIndex = run.epochIndex;
+      const images = () => ctx.dataset('validation', epochIndex);
       const options = {
         phase: p.phase,
         paths: ctx.validationPaths,
         shouldStop: ctx.shouldStop,
         abort: ctx.abort,
-        ...(ctx.headInput ? { headInput: ctx.headInput } : {}),
       };
-      ctx.emit({ kind: 'diagnostics', report: await diagnose(trainer.model, validation, options) });
+      ctx.emit({ kind: 'diagnostics', report: await validationReport(run.predictions, images, options) });
     }
   }
   return {
@@ -180,11 +185,13 @@ async function runPhase(
   for (const loss of start.valLosses) if (Number.isFinite(loss)) early.update(loss);
   const valLosses = [...start.valLosses];
   const caches = phaseCaches(trainer, ctx);
+  run.predictions = null;
   // An epoch that EarlyStopping ends does not advance epochIndex: the next phase starts on its seed.
   for (let epoch = start.epoch; epoch < p.epochs; epoch++, run.epochIndex++) {
     const val = await runEpoch(trainer, { phase: p.phase, epoch }, run.epochIndex, ctx, caches);
     if (!val) return 'stopped';
-    run.last = val;
+    run.last = { loss: val.loss, accuracy: val.accuracy };
+    run.predictions = val.predictions;
     valLosses.push(val.loss);
     const earlyStopped = Number.isFinite(val.loss) && early.update(val.loss);
     const next = pointAfter(plan, {
@@ -194,7 +201,7 @@ async function runPhase(
       nextEpochIndex: earlyStopped ? run.epochIndex : run.epochIndex + 1,
       phases: run.phases,
       valLosses,
-      last: val,
+      last: run.last,
     });
     if (next) await ctx.checkpoint?.(next);
     if (earlyStopped) {
@@ -221,14 +228,14 @@ function phaseCaches(trainer: Trainer, ctx: RunContext): PhaseCaches | null {
   };
 }
 
-/** Trains one epoch, then validates; the validation metrics, or null when stopped. */
+/** Trains one epoch, then validates; the validation pass, or null when stopped. */
 async function runEpoch(
   trainer: Trainer,
   place: StepPlace,
   epochIndex: number,
   ctx: RunContext,
   caches: PhaseCaches | null,
-): Promise<Metrics | null> {
+): Promise<Evaluation | null> {
   const sums = await trainEpoch(trainer, place, epochIndex, ctx, caches);
   if (!sums) return null;
   const filling = caches !== null && !caches.train.ready;
