@@ -21,9 +21,11 @@ import type { BenchRow, BenchSide } from './types';
  * - the same step with the run's default probes, as a training run installs them (kernel hook with the
  *   memory sampler and its timer, per-layer attribution with every layer's call() wrapped, the largest
  *   allocation, the step peak, the budget check with no budget, the step guard's error scopes).
- * The sides take turns step by step, so a change in the machine's load falls on all three alike; each
- * figure is the median of the timed steps, after one warm-up step per side (Adam's slots, shader
- * compiles). Runs on whatever backend is active.
+ * The sides take turns step by step in an order that rotates each round, so a change in the machine's
+ * load falls on all three alike, after one warm-up round (Adam's slots, shader compiles). Each side's
+ * step is the median of its timed steps; the ratio is the median of the rounds' paired ratios, printed
+ * with their spread, and in Node also in CPU time, which a loaded machine moves far less than wall
+ * time. Runs on whatever backend is active.
  */
 
 const CLASSES = 3;
@@ -38,28 +40,116 @@ export interface OverheadOptions {
 
 type SideKey = 'plain' | 'trainer' | 'instrumented';
 
-/** Steps every side once per round, in turn, and returns each side's step times. */
-async function timeSides(
+/** One timed step: wall time, and in Node the process's CPU time (which other processes' load barely moves). */
+interface StepTime {
+  wallMs: number;
+  cpuMs: number | null;
+}
+
+const cpuNow = (): number | null => {
+  if (typeof process === 'undefined' || typeof process.cpuUsage !== 'function') return null;
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+/**
+ * Steps every side once per round and returns each round's step times. Round 0 is the warm-up. The
+ * order rotates from round to round (plain, trainer, instrumented; then trainer, instrumented, plain;
+ * ...), so no side always runs first or always pays for the garbage its predecessor left.
+ */
+async function timeRounds(
   sides: Record<SideKey, () => Promise<void>>,
   rounds: number,
-): Promise<Record<SideKey, number[]>> {
-  const times: Record<SideKey, number[]> = { plain: [], trainer: [], instrumented: [] };
+): Promise<Record<SideKey, StepTime>[]> {
   const keys = Object.keys(sides) as SideKey[];
+  const out: Record<SideKey, StepTime>[] = [];
   for (let r = 0; r <= rounds; r++) {
-    for (const key of keys) {
+    const round = {} as Record<SideKey, StepTime>;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[(i + r) % keys.length]!;
+      const cpu0 = cpuNow();
       const start = performance.now();
       await sides[key]();
-      // Round 0 is the warm-up.
-      if (r > 0) times[key].push(performance.now() - start);
+      const wallMs = performance.now() - start;
+      const cpu1 = cpuNow();
+      round[key] = { wallMs, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
     }
+    if (r > 0) out.push(round);
   }
-  return times;
+  return out;
 }
 
 const median = (xs: number[]): number => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted.length ? (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2 : NaN;
 };
+
+/**
+ * A side against plain, round by round: each round's ratio compares two steps taken seconds apart, so
+ * a load that comes and goes over minutes cancels, and the median drops the rounds a burst hit.
+ */
+interface PairedRatio {
+  /** Median of the rounds' wall-time ratios. */
+  wall: number;
+  /** Lowest and highest round ratio: the noise the median is read against. */
+  low: number;
+  high: number;
+  /** Median of the rounds' CPU-time ratios, where the process's CPU time is known (Node). */
+  cpu: number | null;
+}
+
+function pairedRatio(rounds: Record<SideKey, StepTime>[], key: SideKey): PairedRatio {
+  const wall = rounds.map((r) => r[key].wallMs / r.plain.wallMs);
+  const cpu = rounds.flatMap((r) =>
+    r[key].cpuMs === null || r.plain.cpuMs === null ? [] : [r[key].cpuMs! / r.plain.cpuMs!],
+  );
+  return {
+    wall: median(wall),
+    low: Math.min(...wall),
+    high: Math.max(...wall),
+    cpu: cpu.length === rounds.length ? median(cpu) : null,
+  };
+}
+
+interface RowContext {
+  setup: string;
+  backend: string;
+  flops: number;
+  target?: number;
+}
+
+/**
+ * One row: each side's median step, and as the ratio the median of the rounds' paired ratios (not the
+ * ratio of the medians, which a burst of load on one side's steps can move), with the rounds' spread
+ * and, in Node, the CPU-time ratio beside it.
+ */
+function overheadRow(
+  rounds: Record<SideKey, StepTime>[],
+  key: SideKey,
+  name: string,
+  ctx: RowContext,
+): BenchRow {
+  const side = (k: SideKey, sideName: string): BenchSide => ({
+    name: sideName,
+    peakBytes: Number.NaN,
+    stepMs: median(rounds.map((r) => r[k].wallMs)),
+    flops: ctx.flops,
+  });
+  const paired = pairedRatio(rounds, key);
+  const cpu = paired.cpu === null ? '' : `, CPU time ${paired.cpu.toFixed(3)}×`;
+  return {
+    section: 'Instrument overhead',
+    config:
+      `${ctx.setup}, ${rounds.length} rounds in rotating order; ratio = median of the rounds' paired ` +
+      `ratios (${paired.low.toFixed(3)}–${paired.high.toFixed(3)})${cpu}`,
+    backend: ctx.backend,
+    a: side('plain', 'plain tfjs minimize'),
+    b: side(key, name),
+    metric: 'step time',
+    ratio: paired.wall,
+    ...(ctx.target === undefined ? {} : { target: `≤ ${ctx.target}×`, pass: paired.wall <= ctx.target }),
+  };
+}
 
 /** The two rows: the Trainer alone against plain tfjs, and the instrumented step against plain tfjs. */
 export async function overheadRows(opts: OverheadOptions): Promise<BenchRow[]> {
@@ -124,31 +214,13 @@ export async function overheadRows(opts: OverheadOptions): Promise<BenchRow[]> {
     },
   };
   try {
-    const times = await timeSides(sides, opts.steps);
-    const side = (key: SideKey, name: string): BenchSide => ({
-      name,
-      peakBytes: Number.NaN,
-      stepMs: median(times[key]),
-      flops,
-    });
-    const plain = side('plain', 'plain tfjs minimize');
-    const config = `default MobileNetV2 ${opts.size}×${opts.size} batch ${BATCH}, fine-tune (last ${unfreeze}), median of ${opts.steps}`;
-    const row = (b: BenchSide, target?: number): BenchRow => {
-      const ratio = (b.stepMs ?? NaN) / (plain.stepMs ?? NaN);
-      return {
-        section: 'Instrument overhead',
-        config,
-        backend,
-        a: plain,
-        b,
-        metric: 'step time',
-        ratio,
-        ...(target === undefined ? {} : { target: `≤ ${target}×`, pass: ratio <= target }),
-      };
-    };
+    const rounds = await timeRounds(sides, opts.steps);
+    const setup = `default MobileNetV2 ${opts.size}×${opts.size} batch ${BATCH}, fine-tune (last ${unfreeze})`;
+    const row = (key: SideKey, name: string, target?: number) =>
+      overheadRow(rounds, key, name, { setup, backend, flops, target });
     return [
-      row(side('trainer', 'lab Trainer.step, no probes')),
-      row(side('instrumented', 'lab step + default probes'), 1.05),
+      row('trainer', 'lab Trainer.step, no probes'),
+      row('instrumented', 'lab step + default probes', 1.05),
     ];
   } finally {
     tf.dispose(batch);
@@ -161,7 +233,7 @@ export async function overheadRows(opts: OverheadOptions): Promise<BenchRow[]> {
 /** What the probes cost per kernel, and how many kernels one step runs: their product is the overhead a step pays. */
 export interface HookCost {
   backend: string;
-  /** Mean µs of a tiny kernel (an add of four numbers) without and with the default probes. */
+  /** µs of a tiny kernel (an add of four numbers) without and with the default probes (median of chunks in turn). */
   plainUs: number;
   probedUs: number;
   /** Kernels one default fine-tune step runs (MobileNetV2 at `size`). */
@@ -174,6 +246,27 @@ function tinyKernelUs(x: tf.Tensor, n: number): number {
   const t0 = performance.now();
   for (let i = 0; i < n; i++) tf.add(x, 1).dispose();
   return ((performance.now() - t0) / n) * 1000;
+}
+
+/** Chunks of the tiny kernel timed without and with the probes in turn; each figure is the chunks' median. */
+const CHUNKS = 10;
+
+function alternateTinyKernels(
+  x: tf.Tensor,
+  n: number,
+  startProbes: () => { dispose(): void },
+): { plainUs: number; probedUs: number } {
+  const chunk = Math.max(1, Math.round(n / CHUNKS));
+  tinyKernelUs(x, chunk);
+  const plain: number[] = [];
+  const probed: number[] = [];
+  for (let i = 0; i < CHUNKS; i++) {
+    plain.push(tinyKernelUs(x, chunk));
+    const probes = startProbes();
+    probed.push(tinyKernelUs(x, chunk));
+    probes.dispose();
+  }
+  return { plainUs: median(plain), probedUs: median(probed) };
 }
 
 /**
@@ -200,16 +293,14 @@ export async function hookCost(size: number, n = 20_000): Promise<HookCost> {
     const off = onKernel(backend, () => void kernelsPerStep++);
     await trainer.step(batch);
     off();
-    tinyKernelUs(x, n);
-    const plainUs = tinyKernelUs(x, n);
-    const probes = startRunProbes(
-      backend,
-      { budgetBytes: null, preciseProfile: false },
-      () => 0,
-      () => undefined,
-    );
-    const probedUs = tinyKernelUs(x, n);
-    probes.dispose();
+    const probes = () =>
+      startRunProbes(
+        backend,
+        { budgetBytes: null, preciseProfile: false },
+        () => 0,
+        () => undefined,
+      );
+    const { plainUs, probedUs } = alternateTinyKernels(x, n, probes);
     await x.data();
     return { backend, plainUs, probedUs, kernelsPerStep, size };
   } finally {
