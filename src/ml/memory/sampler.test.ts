@@ -41,6 +41,31 @@ describe('MemorySampler', () => {
     expect(out[1]!.t).toBe(60);
   });
 
+  it('keeps a peak that lived only inside kernels, sampled at every kernel', () => {
+    let now = 0;
+    const out: MemorySample[] = [];
+    const sampler = new MemorySampler(
+      () => now,
+      (s) => out.push(...s),
+      50,
+      0,
+    );
+    sampler.sample();
+    const base = out[0]!;
+    now = 10;
+    const off = onKernel('cpu', () => sampler.sample());
+    // At the Sum kernel the ones and their sum plus one are live: 8,000 bytes more than before.
+    const total = tf.tidy(() => tf.sum(tf.add(tf.ones([1000]), 1)));
+    off();
+    total.dispose();
+    now = 60;
+    sampler.sample();
+    expect(out).toHaveLength(2);
+    expect(out[1]!.liveBytes - base.liveBytes).toBe(8000);
+    // The point's other figures are those of the moment it was taken.
+    expect(out[1]!.numTensors).toBe(base.numTensors);
+  });
+
   it('flushes in batches no more often than asked', () => {
     let now = 0;
     const flushes: number[] = [];
