@@ -30,6 +30,8 @@ export interface Float16BenchOptions {
   /** Image size. */ size?: number;
   /** Batch size. */ batch?: number;
   /** EfficientNet-B0 width coefficient. */ width?: number;
+  /** Told each side's median step once it is measured (a SwiftShader run takes minutes). */
+  log?: (line: string) => void;
 }
 
 interface Side {
@@ -87,6 +89,7 @@ async function measure(
       times.push(performance.now() - start);
     }
     times.sort((a, b) => a - b);
+    opts.log(`${side.name}: step ${times[Math.floor(times.length / 2)]?.toFixed(0)} ms`);
     const savedBytes = m?.breakdown.savedActivations ?? 0;
     const spec = describeModel(model, backboneLayerCount);
     const input: PlanInput = {
@@ -150,7 +153,14 @@ const time = (m: Measured) => m.side.stepMs ?? Number.NaN;
  * not pass the storage on.
  */
 export async function float16Rows(options: Float16BenchOptions = {}): Promise<BenchRow[]> {
-  const opts: Required<Float16BenchOptions> = { steps: 3, size: 64, batch: 16, width: 0.25, ...options };
+  const opts: Required<Float16BenchOptions> = {
+    steps: 3,
+    size: 64,
+    batch: 16,
+    width: 0.25,
+    log: () => {},
+    ...options,
+  };
   const build = () =>
     buildClassifier({
       ...EFFICIENTNET_PRESETS.b0,
