@@ -68,8 +68,8 @@ async function main(): Promise<void> {
       result.inputRate = await inputRateRows({ jpegs: 1000, steps: 2, log });
     if (params.get('float16') !== '0') {
       result.float16Check.push({ backend: 'webgpu', mismatches: await float16SelfCheck() });
-      // 32 px batch 4 on WebGPU: on SwiftShader (2 loaded cores) the 64 px batch 16 default did not finish its three sides
-      // in 14 minutes (about 10,000 kernels a step); the row's label says the size.
+      // 32 px batch 4 on WebGPU: on SwiftShader (2 loaded cores) the 64 px batch 16 default did not
+      // finish its three sides in 14 minutes (about 10,000 kernels a step); the row's label says so.
       result.float16 = await float16Rows({ steps: 1, size: 32, batch: 4, log });
       // The WebGL kernel too: its words travel through float textures (see src/ml/precision).
       if (await tf.setBackend('webgl')) {
