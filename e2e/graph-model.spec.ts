@@ -9,6 +9,8 @@ const SIZE = 32;
 test('a dropped graph model serves the frozen phase only, planned and trained as a frozen backbone', async ({
   page,
 }) => {
+  // Each sweep point releases everything, so SwiftShader compiles every shader again.
+  test.setTimeout(600_000);
   const { modelJson, weightData, shard } = graphModelFixture(SIZE);
   await openLab(page);
   await loadSample(page);
@@ -55,4 +57,35 @@ test('a dropped graph model serves the frozen phase only, planned and trained as
   await expect(page.getByRole('button', { name: 'Weights: Keras .h5' })).toHaveCount(0);
   await expect(page.getByTestId('graph-script-note')).toContainText('No Keras script for a graph model');
   await expect(page.getByRole('button', { name: 'Keras script (.py)' })).toHaveCount(0);
+
+  // The sweep measures what the run trains: the graph outside the tape and the head, frozen phase only,
+  // at the graph's own size; what cannot apply is disabled, with the reason.
+  await expect(page.getByTestId('sweep-graph-note')).toContainText(
+    `frozen phase only, at the graph's ${SIZE}×${SIZE} input`,
+  );
+  await expect(page.getByTestId('sweep-graph-note')).toContainText('no layers or variables to unfreeze');
+  await expect(page.getByTestId('sweep-sizes')).toHaveValue(String(SIZE));
+  await expect(page.getByTestId('sweep-sizes')).toBeDisabled();
+  await expect(page.getByTestId('sweep-preset-head')).toBeChecked();
+  await expect(page.getByTestId('sweep-preset-all')).toBeDisabled();
+  await expect(page.getByTestId('sweep-precision-float16')).toBeDisabled();
+  await page.getByTestId('sweep-batches').fill('2, 4');
+  await page.getByTestId('sweep-run').click();
+  await expect
+    .poll(async () => (await snapshot(page)).sweep.status, { timeout: 300_000, intervals: [1000] })
+    .toBe('done');
+  // The store's points carry their size too (the snapshot type names only what other specs read).
+  const points = (await snapshot(page)).sweep.points as ((typeof s.sweep.points)[number] & {
+    size: number;
+  })[];
+  expect(points.map((p) => [p.batch, p.size, p.presetId, p.status])).toEqual([
+    [2, SIZE, 'head', 'measured'],
+    [4, SIZE, 'head', 'measured'],
+  ]);
+  expect(points.every((p) => p.peakBytes! > 0 && p.predictedBytes! > 0)).toBe(true);
+
+  // Every sweep point re-created the backend: the graph is read again and a run trains on it.
+  await page.getByTestId('train').click();
+  expect(await waitForRunEnd(page)).toBe('completed');
+  expect((await snapshot(page)).run.phases.map((p) => p.phase)).toEqual(['frozen']);
 });
