@@ -4,6 +4,7 @@ import { findChromium } from './e2e/chromium';
 // Overridable so that a second checkout or a helper can run one spec beside the default build.
 const port = Number(process.env.E2E_PORT ?? 4173);
 const outDir = process.env.E2E_OUTDIR ?? 'dist';
+const LONG = /(workshop-preset|budget-oom|sweep|techniques)\.spec\.ts/;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -35,9 +36,12 @@ export default defineConfig({
       ],
     },
   },
+  // The longest journeys (several runs each, 5–8 min) start first, so that the two workers end
+  // together instead of one running a long spec alone at the end (longest first).
   projects: [
-    { name: 'journeys', testIgnore: /responsive\.spec\.ts/ },
-    { name: 'alone', testMatch: /responsive\.spec\.ts/, dependencies: ['journeys'] },
+    { name: 'long', testMatch: LONG },
+    { name: 'journeys', testIgnore: [LONG, /responsive\.spec\.ts/] },
+    { name: 'alone', testMatch: /responsive\.spec\.ts/, dependencies: ['long', 'journeys'] },
   ],
   webServer: {
     // The production build with the test handle compiled in (see src/testHandle.ts).

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type Plugin } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { metaContentSecurityPolicy, netlifyHeaders, SECURITY_HEADERS } from './deploy/headers.ts';
@@ -44,5 +45,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default in run mode is one worker fewer than the cores: one worker on a 2-core machine,
+    // leaving a core idle for the whole unit suite (its files are independent processes).
+    maxWorkers: availableParallelism(),
   },
 });

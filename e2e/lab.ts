@@ -38,6 +38,7 @@ export interface LabSnapshot {
       status: 'measured' | 'oom' | 'skipped';
       presetId: string;
       batch: number;
+      size: number;
       peakBytes?: number;
       predictedBytes?: number;
       kerasBytes?: number;
