@@ -1,19 +1,10 @@
 import { memo, useMemo } from 'react';
-import {
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
 import { downsampleMax } from '../core/downsample';
 import { formatBytes, type TimelineMarker } from '../core/memory';
 import { useThrottled } from '../components/useThrottled';
 import { ChartSummary } from './ChartSummary';
+import { LineSvg } from './svg/LineSvg';
+import type { SvgMarker } from './svg/types';
 
 /** Most points drawn; each kept point is its bucket's peak, so thinning never hides the maximum. */
 export const MAX_DRAWN_SAMPLES = 300;
@@ -35,26 +26,16 @@ interface Props {
   /** Whether the backend reports its allocated (pool) bytes. */ hasPool: boolean;
 }
 
-/**
- * A phase or epoch marker. An element, not a component: Recharts reads reference lines as children of
- * the chart.
- */
-function markerLine(m: TimelineMarker) {
+/** A phase or epoch marker; phase labels on top, epoch labels at the bottom, so the two never overlap. */
+function markerLine(m: TimelineMarker): SvgMarker {
   const phase = m.label.includes('phase');
-  return (
-    <ReferenceLine
-      key={`${m.label}-${m.t}`}
-      x={m.t / 1000}
-      stroke={phase ? 'var(--chart-phase)' : 'var(--chart-epoch)'}
-      strokeDasharray={phase ? undefined : '2 4'}
-      label={{
-        value: m.label,
-        // Phase labels on top, epoch labels at the bottom, so a phase and its first epoch do not overlap.
-        position: phase ? 'insideTopLeft' : 'insideBottomLeft',
-        fontSize: 11,
-      }}
-    />
-  );
+  return {
+    x: m.t / 1000,
+    label: m.label,
+    stroke: phase ? 'var(--chart-phase)' : 'var(--chart-epoch)',
+    dash: phase ? undefined : '2 4',
+    at: phase ? 'top' : 'bottom',
+  };
 }
 
 /** The chart in one sentence, for screen readers and anyone who cannot read the lines. */
@@ -102,44 +83,34 @@ interface LinesProps {
   hasPool: boolean;
 }
 
-/** The drawing itself, memoised: a new sample between redraws re-renders the summary, not Recharts. */
+const X_AXIS = { from: 0, label: 'seconds since start', format: (s: number) => `${s.toFixed(0)}s` };
+const Y_AXIS = { fromZero: true, format: formatBytes, width: 72 };
+const READOUT = { x: (s: number) => `${s.toFixed(1)} s`, y: formatBytes };
+
+/** The drawing itself, memoised: a new sample between redraws re-renders the summary, not the lines. */
 const TimelineLines = memo(function TimelineLines({ drawn, markers, hasPool }: LinesProps) {
-  return (
-    <ResponsiveContainer width="100%" height={260}>
-      <LineChart data={drawn} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis
-          type="number"
-          dataKey="s"
-          domain={[0, 'dataMax']}
-          tickFormatter={(s: number) => `${s.toFixed(0)}s`}
-          label={{ value: 'seconds since start', position: 'insideBottom', offset: -8 }}
-        />
-        <YAxis tickFormatter={(b: number) => formatBytes(b)} width={72} />
-        <Tooltip
-          formatter={(v) => (typeof v === 'number' ? formatBytes(v) : String(v))}
-          labelFormatter={(s) => `${Number(s).toFixed(1)} s`}
-        />
-        <Legend verticalAlign="top" height={24} />
-        <Line
-          dataKey="live"
-          name="live tensors (peak per 50 ms)"
-          stroke="var(--chart-main)"
-          dot={false}
-          isAnimationActive={false}
-        />
-        {hasPool && (
-          <Line
-            dataKey="allocated"
-            name="allocated by backend, incl. pool"
-            stroke="var(--chart-pool)"
-            strokeDasharray="4 2"
-            dot={false}
-            isAnimationActive={false}
-          />
-        )}
-        {markers.map(markerLine)}
-      </LineChart>
-    </ResponsiveContainer>
+  const lines = useMemo(
+    () => [
+      {
+        id: 'live',
+        name: 'live tensors (peak per 50 ms)',
+        points: drawn.map((p) => ({ x: p.s, y: p.live })),
+        stroke: 'var(--chart-main)',
+      },
+      ...(hasPool
+        ? [
+            {
+              id: 'allocated',
+              name: 'allocated by backend, incl. pool',
+              points: drawn.flatMap((p) => (p.allocated === undefined ? [] : [{ x: p.s, y: p.allocated }])),
+              stroke: 'var(--chart-pool)',
+              dash: '4 2',
+            },
+          ]
+        : []),
+    ],
+    [drawn, hasPool],
   );
+  const marks = useMemo(() => markers.map(markerLine), [markers]);
+  return <LineSvg lines={lines} markers={marks} height={260} x={X_AXIS} y={Y_AXIS} readout={READOUT} />;
 });

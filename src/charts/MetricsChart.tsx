@@ -1,8 +1,9 @@
 import { memo, useMemo } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { downsampleMax } from '../core/downsample';
 import { useThrottled } from '../components/useThrottled';
 import { ChartSummary } from './ChartSummary';
+import { LineSvg } from './svg/LineSvg';
+import { stepFormat } from './svg/ticks';
 
 /** A per-step series and per-epoch train/validation series of one metric. */
 export interface MetricSeries {
@@ -90,39 +91,31 @@ export function MetricsChart({ title, batches, epochTrain, epochVal, percent, te
 
 type Drawn = Pick<MetricSeries, 'batches' | 'epochTrain' | 'epochVal'>;
 
-/** The drawing itself, memoised: a new step between redraws re-renders the summary, not Recharts. */
+const X_AXIS = { from: 1, integer: true, label: 'step', format: String };
+const READ_STEP = (x: number) => `step ${x}`;
+const AXES = {
+  percent: { domain: [0, 1] as [number, number], format: formatter(true), width: 48 },
+  value: { format: stepFormat, width: 48 },
+};
+const READOUT = {
+  percent: { x: READ_STEP, y: formatter(true) },
+  value: { x: READ_STEP, y: formatter(false) },
+};
+
+/** The drawing itself, memoised: a new step between redraws re-renders the summary, not the lines. */
 const MetricLines = memo(function MetricLines({ series, percent }: { series: Drawn; percent: boolean }) {
-  const fmt = formatter(percent === true);
-  return (
-    <ResponsiveContainer width="100%" height={220}>
-      <LineChart margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis
-          type="number"
-          dataKey="x"
-          domain={[1, 'dataMax']}
-          allowDecimals={false}
-          label={{ value: 'step', position: 'insideBottom', offset: -8 }}
-        />
-        <YAxis domain={percent ? [0, 1] : ['auto', 'auto']} tickFormatter={fmt} width={48} />
-        <Tooltip
-          formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))}
-          labelFormatter={(x) => `step ${x}`}
-        />
-        <Legend verticalAlign="top" height={24} />
-        {LINES.map((l) => (
-          <Line
-            key={l.series}
-            data={series[l.series]}
-            dataKey="y"
-            name={l.name}
-            stroke={l.stroke}
-            strokeWidth={l.width}
-            dot={l.series === 'batches' ? false : undefined}
-            isAnimationActive={false}
-          />
-        ))}
-      </LineChart>
-    </ResponsiveContainer>
+  const lines = useMemo(
+    () =>
+      LINES.map((l) => ({
+        id: l.series,
+        name: l.name,
+        points: series[l.series],
+        stroke: l.stroke,
+        width: l.width,
+        dots: l.series !== 'batches',
+      })),
+    [series],
   );
+  const kind = percent ? 'percent' : 'value';
+  return <LineSvg lines={lines} height={220} x={X_AXIS} y={AXES[kind]} readout={READOUT[kind]} />;
 });
