@@ -7,11 +7,21 @@ cd "$(dirname "$0")/.."
 install_log="$(mktemp)"
 bash interop/run.sh --install-only >"$install_log" 2>&1 &
 installing=$!
-trap 'kill "$installing" 2>/dev/null || true' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 
 npm run format:check
+# Type checking and lint are one Node process each: side by side they use both cores.
+lint_log="$(mktemp)"
+npm run lint >"$lint_log" 2>&1 &
+linting=$!
 npm run typecheck
-npm run lint
+lint_ok=0
+wait "$linting" || lint_ok=$?
+cat "$lint_log"
+if [[ "$lint_ok" != 0 ]]; then
+  echo "lint failed (log above)" >&2
+  exit 1
+fi
 npm run test:unit
 if ! wait "$installing"; then
   cat "$install_log" >&2
