@@ -1,4 +1,5 @@
 import { formatDuration } from '../core/eta';
+import './ProgressBar.css';
 
 interface Props {
   label: string;
@@ -34,7 +35,7 @@ export function ProgressBar({ label, done, total, remainingMs, detail }: Props) 
         aria-valuemax={total}
         aria-valuenow={done}
       >
-        <div className="progress-fill" style={{ width: `${pct}%` }} />
+        <div className="progress-fill progress-scaled" style={{ transform: `scaleX(${pct / 100})` }} />
       </div>
     </div>
   );
