@@ -45,6 +45,14 @@ export interface LayerSpec {
   sharedMask?: boolean;
   /** Multiply-accumulates of the layer for one example, for FLOP counts. */
   macs: number;
+  /**
+   * A node of a tfjs graph model (a frozen backbone outside the lab's model): the TensorFlow op it
+   * runs. The graph executor runs each op as one kernel outside any tape, leaving nothing beside its
+   * output, so no layer recipe applies.
+   */
+  op?: string;
+  /** The output stays alive through the whole step (a graph's features, which the caller holds). */
+  outlivesBackbone?: boolean;
 }
 
 export interface ModelSpec {

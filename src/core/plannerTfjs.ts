@@ -16,10 +16,14 @@ import {
 } from './plannerParts';
 import { gradientPath, recipe, sizes, stepFlops, tapedLayers, type PerLayer } from './plannerRecipes';
 
+/** A graph model's node: one kernel, nothing beside its output (LayerSpec.op). */
+const ONE_KERNEL = { scoped: 0, inferenceTemp: 0, exact: true };
+
 /**
- * The backbone outside the tape runs in inference mode, where tfjs-layers disposes each output as soon
- * as its last consumer has run: only the frontier of the graph is alive. Returns that peak and the
- * features it hands to the head.
+ * The backbone outside the tape runs in inference mode, where tfjs-layers (and a graph model's
+ * executor) disposes each output as soon as its last consumer has run: only the frontier of the graph
+ * is alive. Returns that peak and the features it hands to the head, with the outputs that outlive
+ * the backbone beside them.
  */
 function backboneInference(spec: ModelSpec, batch: number, approximate: Set<string>) {
   const backbone = spec.layers.slice(0, spec.backboneLayerCount);
@@ -29,11 +33,14 @@ function backboneInference(spec: ModelSpec, batch: number, approximate: Set<stri
   let live = 0;
   let peak = 0;
   let features = 0;
+  let kept = 0;
+  const outliving = new Set(backbone.filter((l) => l.outlivesBackbone).map((l) => l.name));
   for (const layer of backbone) {
     const s = sizes(layer, batch);
-    const rec = recipe(layer, s, 'off', false);
+    const rec = layer.op ? ONE_KERNEL : recipe(layer, s, 'off', false);
     if (!rec.exact) approximate.add(layer.className);
     if (layer.kind === 'input') continue;
+    if (layer.outlivesBackbone) kept += s.O;
     // What a layer leaves in the scope stays until the backbone's tidy ends.
     live += rec.scoped;
     peak = Math.max(peak, live + s.O + rec.inferenceTemp);
@@ -42,11 +49,11 @@ function backboneInference(spec: ModelSpec, batch: number, approximate: Set<stri
     for (const n of layer.inputs) {
       const left = (consumers.get(n) ?? 1) - 1;
       consumers.set(n, left);
-      if (left === 0) live -= outBytes.get(n) ?? 0;
+      if (left === 0 && !outliving.has(n)) live -= outBytes.get(n) ?? 0;
     }
     features = s.O;
   }
-  return { peak, features };
+  return { peak, features: features + kept };
 }
 
 /** Forward and backward of one micro-batch with the whole model (or the head) on the tape. */
