@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { initializers } from './graph';
+import { graphNodes, type GraphNode } from './graphSpec';
 import { attachHead, type Classifier } from './head';
 
 /**
@@ -15,6 +16,8 @@ export interface GraphBackbone {
   width: number;
   /** One image's features: [F] for a feature vector, [h, w, C] for a feature map. */
   featureShape: number[];
+  /** The nodes it executes for a batch, in order, for the planner (see describeGraphClassifier). */
+  nodes: GraphNode[];
   /**
    * The files it was read from and the backend its constants live on: releasing memory re-creates the
    * backend (tfjs' engine reset frees every tensor), and the graph is read again from these (liveGraph).
@@ -39,9 +42,13 @@ const known = (dims: readonly number[] | undefined): dims is number[] =>
 
 /**
  * Checks that a loaded graph model takes one batch of float32 RGB images of a fixed size and gives one
- * float32 feature vector or feature map per image, and describes it. Runs the graph once on a zero image.
+ * float32 feature vector or feature map per image, and describes it (with its nodes, from the GraphDef
+ * in `topology`). Runs the graph on a zero image.
  */
-export function asBackbone(graph: GraphBackbone['graph']): GraphBackbone {
+export function asBackbone(
+  graph: GraphBackbone['graph'],
+  topology: tf.io.ModelArtifacts['modelTopology'],
+): GraphBackbone {
   const [input, ...moreInputs] = graph.inputs;
   const [output, ...moreOutputs] = graph.outputs;
   if (!input || moreInputs.length > 0 || !output || moreOutputs.length > 0)
@@ -64,7 +71,8 @@ export function asBackbone(graph: GraphBackbone['graph']): GraphBackbone {
     throw new GraphBackboneError(
       `The graph's output '${output.name}' is ${outType} [${outShape.join(', ')}]; a backbone gives float32 features [batch, F] or [batch, h, w, C].`,
     );
-  return { graph, height, width, featureShape: outShape.slice(1) };
+  const nodes = graphNodes(graph, topology, height, width);
+  return { graph, height, width, featureShape: outShape.slice(1), nodes };
 }
 
 /** Loads a graph model (dropped files, a URL, or any tfjs IOHandler) and checks it as a backbone. */
@@ -74,7 +82,7 @@ export async function loadGraphBackbone(source: string | tf.io.IOHandler): Promi
   const artifacts = await handler.load();
   const graph = tf.loadGraphModelSync(artifacts);
   try {
-    return { ...asBackbone(graph), source: { artifacts, backend: tf.backend() } };
+    return { ...asBackbone(graph, artifacts.modelTopology), source: { artifacts, backend: tf.backend() } };
   } catch (err) {
     graph.dispose();
     throw err;

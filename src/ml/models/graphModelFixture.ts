@@ -3,8 +3,8 @@ import type * as tf from '@tensorflow/tfjs';
 /**
  * A small graph model in the format tensorflowjs_converter writes (a TensorFlow GraphDef as JSON and a
  * weights manifest), for tests and the e2e spec: images [batch, size, size, 3] -> Conv2D 3x3 (4 filters,
- * SAME) -> Relu -> Mean over height and width: a 4-value feature vector per image, as the published
- * feature-vector models give. Plain JSON and bytes (no tfjs), so Node can write it as files.
+ * SAME) -> Relu (-> AddV2 with the conv's map, see FixtureVariant) -> Mean over height and width: a
+ * 4-value feature vector per image, as the published feature-vector models give. Plain JSON and bytes (no tfjs), so Node can write it as files.
  */
 export interface GraphModelFixture {
   /** The model.json of a converted graph model, its weights in one shard named `shard`. */
@@ -26,10 +26,14 @@ const constant = (name: string, dtype: string, shape: number[]) => ({
 export const fixtureKernel = (): Float32Array =>
   Float32Array.from({ length: 3 * 3 * 3 * 4 }, (_, i) => Math.sin(i) * 0.05);
 
-/** Which graph: the feature vector (default), the Relu's feature map, or a second input (not a backbone). */
+/**
+ * Which graph: the feature vector (default) or the last feature map; a second input (not a backbone);
+ * a residual block (the conv's map added to the Relu's, so the conv's map is read twice and lives on).
+ */
 export interface FixtureVariant {
   output?: 'vector' | 'map';
   inputs?: 1 | 2;
+  block?: 'plain' | 'residual';
 }
 
 const placeholder = (name: string, size: number) => ({
@@ -39,11 +43,12 @@ const placeholder = (name: string, size: number) => ({
 });
 
 /** The GraphDef's nodes for images of `size`×`size`. */
-function nodes(size: number, { output = 'vector', inputs = 1 }: FixtureVariant) {
+function nodes(size: number, { output = 'vector', inputs = 1, block = 'plain' }: FixtureVariant) {
+  const residual = { name: 'residual', op: 'AddV2', input: ['relu', 'conv'], attr: { T: float } };
   const mean = {
     name: 'features',
     op: 'Mean',
-    input: ['relu', 'axes'],
+    input: [block === 'residual' ? 'residual' : 'relu', 'axes'],
     attr: { T: float, Tidx: { type: 'DT_INT32' }, keep_dims: { b: false } },
   };
   return [
@@ -65,6 +70,7 @@ function nodes(size: number, { output = 'vector', inputs = 1 }: FixtureVariant) 
       },
     },
     { name: 'relu', op: 'Relu', input: ['conv'], attr: { T: float } },
+    ...(block === 'residual' ? [residual] : []),
     ...(output === 'vector' ? [mean] : []),
   ];
 }
