@@ -1,15 +1,18 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../core/protocol';
-import { makeDataset, type DecodedImage, type PipelineItem } from '../data/pipeline';
-import { diagnose, MAX_THUMBNAILS_PER_CELL, thumbnails } from './diagnostics';
+import { makeDataset, type Batch, type DecodedImage, type PipelineItem } from '../data/pipeline';
+import { MAX_THUMBNAILS_PER_CELL, thumbnails } from './diagnostics';
+import { evaluate } from './evaluation';
 import { noiseBatch, quietRunContext, tinyClassifier } from './fixtures';
 import { runTraining } from './runLoop';
 import { Trainer } from './trainer';
+import { validationReport, type ReportOptions } from './validationReport';
 
 // A classifier whose answer is known by hand: average the pixels, then logits = 0.1 × (R, G, B), so a
 // red image is class 0, green class 1, blue class 2, each with a confidence near 1.
 let model: tf.LayersModel;
+let judge: Trainer;
 beforeAll(async () => {
   await tf.setBackend('cpu');
   const input = tf.input({ shape: [8, 8, 3] });
@@ -18,8 +21,12 @@ beforeAll(async () => {
   const output = dense.apply(pooled) as tf.SymbolicTensor;
   model = tf.model({ inputs: input, outputs: output });
   dense.setWeights([tf.mul(tf.eye(3), 0.1)]);
+  judge = new Trainer(model, 1);
 });
-afterAll(() => model.dispose());
+afterAll(() => {
+  judge.dispose();
+  model.dispose();
+});
 
 const COLOURS = { red: [255, 0, 0], green: [0, 255, 0], blue: [0, 0, 255] } as const;
 type Colour = keyof typeof COLOURS;
@@ -36,16 +43,17 @@ function dataset(items: readonly [Colour, number][]) {
     path: `${colour}/${i}.png`,
     label,
   }));
-  const ds = makeDataset(pipelineItems, {
-    height: 8,
-    width: 8,
-    batchSize: 3,
-    numClasses: 3,
-    seed: 1,
-    shuffle: false,
-    prefetch: 0,
-    decode: async (item) => solid(item.path.split('/')[0] as Colour),
-  });
+  const ds = (): tf.data.Dataset<Batch> =>
+    makeDataset(pipelineItems, {
+      height: 8,
+      width: 8,
+      batchSize: 3,
+      numClasses: 3,
+      seed: 1,
+      shuffle: false,
+      prefetch: 0,
+      decode: async (item) => solid(item.path.split('/')[0] as Colour),
+    });
   return { ds, paths: pipelineItems.map((i) => i.path) };
 }
 
@@ -64,10 +72,16 @@ const ITEMS: [Colour, number][] = [
   ['blue', 2],
 ];
 
-describe('diagnose', () => {
+/** A phase's report as a run makes it: one validation pass, then the report from its predictions. */
+async function diagnose(images: () => tf.data.Dataset<Batch>, opts: ReportOptions) {
+  const { predictions } = await evaluate(judge, images());
+  return validationReport(predictions, images, opts);
+}
+
+describe('the validation report', () => {
   it('counts the confusion matrix and scores the classes as counted by hand', async () => {
     const { ds, paths } = dataset(ITEMS);
-    const r = await diagnose(model, ds, { phase: 'frozen', paths });
+    const r = await diagnose(ds, { phase: 'frozen', paths });
     expect(r.counts).toEqual([
       [2, 0, 1],
       [1, 1, 0],
@@ -83,7 +97,7 @@ describe('diagnose', () => {
 
   it('lists each misclassified image with its path, classes, confidence and picture', async () => {
     const { ds, paths } = dataset(ITEMS);
-    const r = await diagnose(model, ds, { phase: 'fine-tune', paths });
+    const r = await diagnose(ds, { phase: 'fine-tune', paths });
     expect(r.misclassified.map((m) => [m.index, m.path, m.label, m.predicted])).toEqual([
       [1, 'red/1.png', 1, 0],
       [4, 'green/4.png', 2, 1],
@@ -100,7 +114,7 @@ describe('diagnose', () => {
   it('bounds the thumbnails of one cell but still lists every image', async () => {
     const many: [Colour, number][] = Array.from({ length: MAX_THUMBNAILS_PER_CELL + 3 }, () => ['red', 1]);
     const { ds, paths } = dataset(many);
-    const r = await diagnose(model, ds, { phase: 'frozen', paths });
+    const r = await diagnose(ds, { phase: 'frozen', paths });
     expect(r.misclassified).toHaveLength(many.length);
     expect(r.misclassified.filter((m) => m.thumbnail !== null)).toHaveLength(MAX_THUMBNAILS_PER_CELL);
   });
@@ -108,7 +122,7 @@ describe('diagnose', () => {
   it('leaks no tensor', async () => {
     const run = async () => {
       const { ds, paths } = dataset(ITEMS);
-      await diagnose(model, ds, { phase: 'frozen', paths });
+      await diagnose(ds, { phase: 'frozen', paths });
     };
     await run();
     const before = tf.memory().numTensors;

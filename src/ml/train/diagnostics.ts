@@ -1,15 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import {
-  classScores,
-  confusionMatrix,
-  type DiagnosticsReport,
-  type Misclassified,
-  type Thumbnail,
-} from '../../core/diagnostics';
-import type { TrainingPhase } from '../../core/trainConfig';
-import type { Batch } from '../data/pipeline';
-import { inPhase } from '../memory/stepPhase';
-import { forEachBatch } from './iteration';
+import type { Thumbnail } from '../../core/diagnostics';
 
 /** The longest side of a thumbnail: 64×64 RGBA is 16 KB, cheap to post to the page and to keep in the store. */
 export const THUMBNAIL_SIDE = 64;
@@ -18,20 +8,8 @@ export const MAX_THUMBNAILS = 32;
 /** Thumbnails per (true, predicted) cell, so every cell the user clicks has some pictures. */
 export const MAX_THUMBNAILS_PER_CELL = 8;
 
-export interface DiagnoseOptions {
-  phase: TrainingPhase;
-  /** Paths of the validation split in its order (the data set's order: validation is never shuffled). */
-  paths: readonly string[];
-  /** Once true, the pass ends early and the report covers the images scored so far. */
-  shouldStop?: () => boolean;
-  /** Ends the data set early after a failure (see forEachBatch). */
-  abort?: () => void;
-  /** The model's input for a batch of images, when it is not the images (a graph model's features). */
-  headInput?: (xs: tf.Tensor4D) => tf.Tensor;
-}
-
 /** Counts thumbnails against the per-report and per-cell bounds, in the order images arrive. */
-class ThumbnailBudget {
+export class ThumbnailBudget {
   private taken = 0;
   private readonly perCell = new Map<string, number>();
 
@@ -70,76 +48,4 @@ export async function thumbnails(xs: tf.Tensor4D, rows: readonly number[]): Prom
     out.set(row, { width, height, rgba: Uint8ClampedArray.from(data.subarray(k * size, (k + 1) * size)) });
   });
   return out;
-}
-
-/** Arg-max class and its probability for each image, in inference mode (dropout off, BN on moving stats). */
-async function predict(
-  model: tf.LayersModel,
-  xs: tf.Tensor4D,
-  headInput?: DiagnoseOptions['headInput'],
-): Promise<{ classes: Int32Array; confidence: Float32Array }> {
-  const [classes, confidence] = inPhase('evaluation', () =>
-    tf.tidy(() => {
-      const probs = model.apply(headInput ? headInput(xs) : xs, { training: false }) as tf.Tensor2D;
-      return [tf.argMax(probs, 1), tf.max(probs, 1)];
-    }),
-  );
-  const [c, p] = await Promise.all([classes!.data(), confidence!.data()]);
-  tf.dispose([classes, confidence]);
-  return { classes: Int32Array.from(c), confidence: Float32Array.from(p) };
-}
-
-/**
- * The model's diagnostics on the validation data set: confusion matrix, per-class scores, and every
- * misclassified image with its path, true and predicted class, confidence and (bounded) a thumbnail.
- */
-export async function diagnose(
-  model: tf.LayersModel,
-  dataset: tf.data.Dataset<Batch>,
-  opts: DiagnoseOptions,
-): Promise<DiagnosticsReport> {
-  const labels: number[] = [];
-  const predicted: number[] = [];
-  const misclassified: Misclassified[] = [];
-  const budget = new ThumbnailBudget();
-  await forEachBatch(
-    dataset,
-    opts.shouldStop ?? (() => false),
-    async ({ xs, ys }) => {
-      const offset = labels.length;
-      const { classes, confidence } = await predict(model, xs, opts.headInput);
-      const truth = await ys.data();
-      const wrong: number[] = [];
-      classes.forEach((p, i) => {
-        labels.push(truth[i]!);
-        predicted.push(p);
-        if (p !== truth[i]) wrong.push(i);
-      });
-      const pictures = await thumbnails(
-        xs,
-        wrong.filter((i) => budget.take(truth[i]!, classes[i]!)),
-      );
-      for (const i of wrong)
-        misclassified.push({
-          index: offset + i,
-          path: opts.paths[offset + i] ?? `validation image ${offset + i + 1}`,
-          label: truth[i]!,
-          predicted: classes[i]!,
-          confidence: confidence[i]!,
-          thumbnail: pictures.get(i) ?? null,
-        });
-    },
-    opts.abort,
-  );
-  // The classifier's last layer has one unit per class.
-  const numClasses = model.outputs[0]!.shape.at(-1) ?? 0;
-  const counts = confusionMatrix(labels, predicted, numClasses);
-  return {
-    phase: opts.phase,
-    counts,
-    perClass: classScores(counts),
-    total: labels.length,
-    correct: labels.length - misclassified.length,
-    misclassified,
-  };
 }

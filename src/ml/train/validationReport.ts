@@ -7,7 +7,7 @@ import {
 } from '../../core/diagnostics';
 import type { TrainingPhase } from '../../core/trainConfig';
 import type { Batch } from '../data/pipeline';
-import { MAX_THUMBNAILS, MAX_THUMBNAILS_PER_CELL, thumbnails } from './diagnostics';
+import { ThumbnailBudget, thumbnails } from './diagnostics';
 import { forEachBatch } from './iteration';
 
 /** What one validation pass predicted for each image, in the data set's order (validation is never shuffled). */
@@ -28,18 +28,10 @@ export interface ReportOptions {
   abort?: () => void;
 }
 
-/** Which misclassified images get a thumbnail: in order, at most MAX_THUMBNAILS, MAX_THUMBNAILS_PER_CELL a cell. */
+/** Which misclassified images get a thumbnail: in order, within ThumbnailBudget's bounds. */
 function thumbnailed(wrong: readonly number[], p: Predictions): Set<number> {
-  const perCell = new Map<string, number>();
-  const picked = new Set<number>();
-  for (const i of wrong) {
-    const key = `${p.labels[i]}:${p.classes[i]}`;
-    const inCell = perCell.get(key) ?? 0;
-    if (picked.size >= MAX_THUMBNAILS || inCell >= MAX_THUMBNAILS_PER_CELL) continue;
-    perCell.set(key, inCell + 1);
-    picked.add(i);
-  }
-  return picked;
+  const budget = new ThumbnailBudget();
+  return new Set(wrong.filter((i) => budget.take(p.labels[i]!, p.classes[i]!)));
 }
 
 /**
