@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { ChartSummary } from './ChartSummary';
 import { CartesianGrid, Legend, LineChart, ResponsiveContainer, Tooltip, XAxis } from 'recharts';
 import { formatBytes } from '../core/memory';
@@ -66,7 +67,7 @@ function withOomMarks(rows: readonly SweepRow[], budgetBytes: number | null) {
  * card, and a ✕ for each point that ran out of memory: at the card's height when one is set (the step
  * needed more than that), otherwise at the predicted peak.
  */
-export function SweepChart({
+function SweepChartView({
   title,
   xLabel,
   rows,
@@ -120,3 +121,20 @@ export function SweepChart({
     </figure>
   );
 }
+
+/** Same props, same drawing: rows rebuilt with equal values (a store update elsewhere) are equal. */
+function sameProps(a: Props, b: Props): boolean {
+  const { rows: ra, ...restA } = a;
+  const { rows: rb, ...restB } = b;
+  const keys = Object.keys({ ...restA, ...restB }) as (keyof typeof restA)[];
+  return (
+    keys.every((k) => Object.is(restA[k], restB[k])) &&
+    (ra === rb || JSON.stringify(ra) === JSON.stringify(rb))
+  );
+}
+
+/**
+ * A sweep's or the planner's peak-vs-batch chart. Memoised on the values it draws: Recharts redrawing
+ * it for a store update that changed nothing here was a long task while a run trained.
+ */
+export const SweepChart = memo(SweepChartView, sameProps);
