@@ -37,12 +37,13 @@ function solid(colour: Colour, side = 8): DecodedImage {
   return { data, width: side, height: side, channels: 3 };
 }
 
-/** Validation items as (colour, true label): the colour decides the prediction. */
+/** Validation items as (colour, true label): the colour decides the prediction; `decoded` counts reads. */
 function dataset(items: readonly [Colour, number][]) {
   const pipelineItems: PipelineItem[] = items.map(([colour, label], i) => ({
     path: `${colour}/${i}.png`,
     label,
   }));
+  const counter = { decoded: 0 };
   const ds = (): tf.data.Dataset<Batch> =>
     makeDataset(pipelineItems, {
       height: 8,
@@ -52,9 +53,12 @@ function dataset(items: readonly [Colour, number][]) {
       seed: 1,
       shuffle: false,
       prefetch: 0,
-      decode: async (item) => solid(item.path.split('/')[0] as Colour),
+      decode: async (item) => {
+        counter.decoded++;
+        return solid(item.path.split('/')[0] as Colour);
+      },
     });
-  return { ds, paths: pipelineItems.map((i) => i.path) };
+  return { ds, paths: pipelineItems.map((i) => i.path), counter };
 }
 
 // Hand-counted: rows are true classes, columns predictions.
@@ -78,7 +82,32 @@ async function diagnose(images: () => tf.data.Dataset<Batch>, opts: ReportOption
   return validationReport(predictions, images, opts);
 }
 
+describe('the validation pass', () => {
+  it('predicts every image once, in order, with its label, arg-max class and confidence', async () => {
+    const { ds } = dataset(ITEMS);
+    const { predictions: p, accuracy } = await evaluate(judge, ds());
+    expect(p.labels).toEqual(ITEMS.map(([, label]) => label));
+    expect(p.classes).toEqual(ITEMS.map(([colour]) => ['red', 'green', 'blue'].indexOf(colour)));
+    expect(p.numClasses).toBe(3);
+    for (const c of p.confidence) expect(c).toBeCloseTo(1 / (1 + 2 * Math.exp(-25.5)), 5);
+    expect(accuracy).toBeCloseTo(5 / 8, 6);
+  });
+});
+
 describe('the validation report', () => {
+  it('reads no image again when every prediction is right', async () => {
+    const { ds, paths, counter } = dataset([
+      ['red', 0],
+      ['green', 1],
+      ['blue', 2],
+    ]);
+    const { predictions } = await evaluate(judge, ds());
+    counter.decoded = 0;
+    const report = await validationReport(predictions, ds, { phase: 'frozen', paths });
+    expect(counter.decoded).toBe(0);
+    expect([report.total, report.correct, report.misclassified.length]).toEqual([3, 3, 0]);
+  });
+
   it('counts the confusion matrix and scores the classes as counted by hand', async () => {
     const { ds, paths } = dataset(ITEMS);
     const r = await diagnose(ds, { phase: 'frozen', paths });
