@@ -79,8 +79,11 @@ const rate = (side: BenchSide): string =>
     ? ''
     : `  ${(achievedFlops(side.flops, side.stepMs) / 1e9).toFixed(2)} GFLOP/s achieved (${(side.flops / 1e9).toFixed(2)} GFLOP a step)`;
 
+/** A side's line; a side that measured no memory (an accuracy run) shows its name alone. */
 const sideLine = (side: BenchSide): string =>
-  `  ${side.name.padEnd(30)} peak ${mb(side.peakBytes).padStart(10)}  activations ${mb(side.activationBytes).padStart(10)}  step ${side.stepMs?.toFixed(0) ?? '—'} ms${side.kernels === undefined ? '' : ` (${side.kernels} kernels)`}  ${predicted(side)}${rate(side)}`;
+  Number.isNaN(side.peakBytes)
+    ? `  ${side.name}`
+    : `  ${side.name.padEnd(30)} peak ${mb(side.peakBytes).padStart(10)}  activations ${mb(side.activationBytes).padStart(10)}  step ${side.stepMs?.toFixed(0) ?? '—'} ms${side.kernels === undefined ? '' : ` (${side.kernels} kernels)`}  ${predicted(side)}${rate(side)}`;
 
 export function techniqueTable(rows: BenchRow[]): string[] {
   return rows.flatMap((r) => [
