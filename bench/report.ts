@@ -79,11 +79,22 @@ const rate = (side: BenchSide): string =>
     ? ''
     : `  ${(achievedFlops(side.flops, side.stepMs) / 1e9).toFixed(2)} GFLOP/s achieved (${(side.flops / 1e9).toFixed(2)} GFLOP a step)`;
 
-/** A side's line; a side that measured no memory (an accuracy run) shows its name alone. */
-const sideLine = (side: BenchSide): string =>
+/** A side's memory and the planner's prediction of it, when it measured any (a timing or accuracy side did not). */
+const memory = (side: BenchSide): string =>
   Number.isNaN(side.peakBytes)
-    ? `  ${side.name}`
-    : `  ${side.name.padEnd(30)} peak ${mb(side.peakBytes).padStart(10)}  activations ${mb(side.activationBytes).padStart(10)}  step ${side.stepMs?.toFixed(0) ?? '—'} ms${side.kernels === undefined ? '' : ` (${side.kernels} kernels)`}  ${predicted(side)}${rate(side)}`;
+    ? ''
+    : ` peak ${mb(side.peakBytes).padStart(10)}  activations ${mb(side.activationBytes).padStart(10)}  ${predicted(side)}`;
+
+/** A side's step time, when it timed one. */
+const step = (side: BenchSide): string =>
+  side.stepMs === undefined
+    ? ''
+    : `  step ${side.stepMs.toFixed(0)} ms${side.kernels === undefined ? '' : ` (${side.kernels} kernels)`}`;
+
+const sideLine = (side: BenchSide): string =>
+  memory(side) || step(side)
+    ? `  ${side.name.padEnd(30)}${memory(side)}${step(side)}${rate(side)}`
+    : `  ${side.name}`;
 
 export function techniqueTable(rows: BenchRow[]): string[] {
   return rows.flatMap((r) => [
