@@ -61,7 +61,7 @@ async function main(): Promise<void> {
       // Technique rows time three steps as on cpu: one SwiftShader step varies by a third from run to run.
       result.techniques = [...(await techniqueRows({})), ...(await inputRows({ quick: true }))];
     if (params.get('overhead') !== '0') {
-      result.overhead = await overheadRows({ size: 64, steps: 3 });
+      result.overhead = await overheadRows({ size: 64, steps: 5 });
       result.hookCost = await hookCost(64, 2000);
     }
     if (params.get('inputRate') !== '0')

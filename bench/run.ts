@@ -67,7 +67,7 @@ async function cpu(): Promise<void> {
   if (overhead) {
     // 32 px: one MobileNetV2 fine-tune step at 64 px takes about 45 s on the cpu backend here.
     console.log('\n## Instrument overhead — cpu backend (Node)\n');
-    const rows = await overheadRows({ size: 32, steps: 3 });
+    const rows = await overheadRows({ size: 32, steps: 9 });
     print(techniqueTable(rows));
     console.log(hookCostLine(await hookCost(32), rows[0]?.a.stepMs));
   }
