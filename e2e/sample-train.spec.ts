@@ -137,9 +137,9 @@ test('built-in sample: frozen epoch then fine-tune epoch on WebGPU, with live me
   expect(s.run.batches.every((b) => Number.isFinite(b.loss))).toBe(true);
 
   await expect(page.getByTestId('loss-chart')).not.toHaveAttribute('data-points', '0');
-  await expect(page.getByTestId('accuracy-chart').locator('.recharts-line')).toHaveCount(3);
-  await expect(page.getByTestId('loss-chart').locator('.recharts-line-curve').first()).toBeVisible();
-  await expect(page.getByTestId('memory-timeline').locator('.recharts-line-curve').first()).toBeVisible();
+  await expect(page.getByTestId('accuracy-chart').locator('.chart-line')).toHaveCount(3);
+  await expect(page.getByTestId('loss-chart').locator('.chart-line-curve').first()).toBeVisible();
+  await expect(page.getByTestId('memory-timeline').locator('.chart-line-curve').first()).toBeVisible();
   await expect(page.getByTestId('memory-numbers')).toContainText('measured · webgpu');
 
   // Sampled at least 4 times a second while training ran.
