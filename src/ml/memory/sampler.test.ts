@@ -19,22 +19,28 @@ describe('readMemory', () => {
   });
 });
 
+/** A sampler on a clock the test moves, keeping one point per 50 ms, sending each point at once. */
+function clockedSampler() {
+  const clock = { now: 0 };
+  const out: MemorySample[] = [];
+  const sampler = new MemorySampler(
+    () => clock.now,
+    (s) => out.push(...s),
+    50,
+    0,
+  );
+  return { clock, out, sampler };
+}
+
 describe('MemorySampler', () => {
   it('keeps a short peak that happened between two points', () => {
-    let now = 0;
-    const out: MemorySample[] = [];
-    const sampler = new MemorySampler(
-      () => now,
-      (s) => out.push(...s),
-      50,
-      0,
-    );
+    const { clock, out, sampler } = clockedSampler();
     sampler.sample();
-    now = 10;
+    clock.now = 10;
     const big = tf.zeros([1000]);
     sampler.sample();
     big.dispose();
-    now = 60;
+    clock.now = 60;
     sampler.sample();
     expect(out).toHaveLength(2);
     expect(out[1]!.liveBytes - out[0]!.liveBytes).toBe(4000);
@@ -42,23 +48,16 @@ describe('MemorySampler', () => {
   });
 
   it('keeps a peak that lived only inside kernels, sampled at every kernel', () => {
-    let now = 0;
-    const out: MemorySample[] = [];
-    const sampler = new MemorySampler(
-      () => now,
-      (s) => out.push(...s),
-      50,
-      0,
-    );
+    const { clock, out, sampler } = clockedSampler();
     sampler.sample();
     const base = out[0]!;
-    now = 10;
+    clock.now = 10;
     const off = onKernel('cpu', () => sampler.sample());
     // At the Sum kernel the ones and their sum plus one are live: 8,000 bytes more than before.
     const total = tf.tidy(() => tf.sum(tf.add(tf.ones([1000]), 1)));
     off();
     total.dispose();
-    now = 60;
+    clock.now = 60;
     sampler.sample();
     expect(out).toHaveLength(2);
     expect(out[1]!.liveBytes - base.liveBytes).toBe(8000);
