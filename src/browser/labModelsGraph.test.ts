@@ -28,7 +28,7 @@ const config: TrainConfig = {
 };
 
 describe('a dropped graph model as the frozen backbone', () => {
-  it('is kept with its input size, builds the head on its features, and is planned as one frozen layer', async () => {
+  it('is kept with its input size, builds the head on its features, and is planned as frozen graph nodes', async () => {
     const models = new LabModels();
     const loaded = await models.loadWeights({ files: droppedFiles(24) });
     expect(loaded).toMatchObject({
@@ -48,8 +48,9 @@ describe('a dropped graph model as the frozen backbone', () => {
     expect(events.some((e) => e.kind === 'log' && e.message.includes('Frozen phase only'))).toBe(true);
 
     const spec = models.describe(config.model, 24, 24, 3, 'graph');
-    expect(spec.layers.map((l) => l.name).slice(0, 2)).toEqual(['input_layer', GRAPH_LAYER]);
-    expect(spec.backboneLayerCount).toBe(2);
+    // The image input, then the graph's nodes as frozen layers (conv, relu, mean), then the head's input.
+    expect(spec.layers.map((l) => l.name).slice(0, 2)).toEqual(['input_layer', `${GRAPH_LAYER}/conv`]);
+    expect(spec.backboneLayerCount).toBe(5);
     expect(spec.layers[1]!.trainableWeightSizes).toEqual([]);
     expect(await models.weightsReport(config, 3)).toBeNull();
     models.dispose();
