@@ -5,7 +5,7 @@ import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
 import type { TrainConfig } from '../core/trainConfig';
 import { GRAPH_MODEL_FROZEN_ONLY } from '../ml/models/graphBackbone';
 import { graphModelFixture } from '../ml/models/graphModelFixture';
-import { GRAPH_LAYER } from '../ml/models/graphSpec';
+import { GRAPH_LAYER } from '../core/layerTable';
 import { LabModels } from './labModels';
 
 beforeAll(async () => {

@@ -88,6 +88,7 @@ describe('layerBlock', () => {
     ['block_13_pad', 'block_13'],
     ['Conv_1_bn', 'top'],
     ['out_relu', 'top'],
+    ['graph_backbone/conv', 'graph'],
     ['dense_7', 'other'],
   ])('%s belongs to %s', (name, block) => {
     expect(layerBlock(name)).toBe(block);

@@ -16,10 +16,13 @@ const TOP = /^(top_(conv|bn|activation)|Conv_1|Conv_1_bn|out_relu)$/;
 const PREPROCESSING = /^(rescaling|normalization)(_\d+)?$/;
 const HEAD = /^(avg_pool|max_pool|top_dropout|predictions|global_average_pooling2d|head_.+)$/;
 
+/** The prefix of a graph model's nodes as the planner and the layer explorer name them (one block). */
+export const GRAPH_LAYER = 'graph_backbone';
+
 /**
  * The block a layer belongs to, from its Keras name: 'input', 'preprocessing', 'stem', a block such as
  * 'block3b' (EfficientNet) or 'block_5' / 'expanded_conv' (MobileNetV2), 'top' (the last conv), 'head' (the
- * classifier), or 'other' for names no keras.applications model uses.
+ * classifier), 'graph' (a graph model's nodes), or 'other' for names no keras.applications model uses.
  */
 export function layerBlock(name: string): string {
   const block = BLOCK.exec(name)?.[1];
@@ -29,6 +32,7 @@ export function layerBlock(name: string): string {
   if (STEM.test(name)) return 'stem';
   if (TOP.test(name)) return 'top';
   if (HEAD.test(name)) return 'head';
+  if (name.startsWith(`${GRAPH_LAYER}/`)) return 'graph';
   return 'other';
 }
 

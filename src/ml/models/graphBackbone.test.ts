@@ -13,7 +13,8 @@ import {
   loadGraphBackbone,
 } from './graphBackbone';
 import { fixtureArtifacts, fixtureKernel, graphModelFixture } from './graphModelFixture';
-import { describeGraphClassifier, GRAPH_LAYER } from './graphSpec';
+import { GRAPH_LAYER } from '../../core/layerTable';
+import { describeGraphClassifier } from './graphSpec';
 import { resetBackends } from '../tfjsInternals';
 
 // The lab's fixture graph in the converter's format (graphModelFixture.ts): images -> Conv2D 3x3 (4

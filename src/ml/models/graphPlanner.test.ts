@@ -4,7 +4,8 @@ import { planTfjs, predictionError } from '../../core/planner';
 import { Trainer } from '../train/trainer';
 import { graphClassifier, graphFeatures, loadGraphBackbone } from './graphBackbone';
 import { fixtureArtifacts, graphModelFixture, type FixtureVariant } from './graphModelFixture';
-import { describeGraphClassifier, graphNodes, GRAPH_LAYER } from './graphSpec';
+import { GRAPH_LAYER } from '../../core/layerTable';
+import { describeGraphClassifier, graphNodes } from './graphSpec';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -96,7 +97,7 @@ describe('planner against tf.profile for a graph backbone and the head (cpu back
         optimizer: 'adam',
         backboneOutsideTape: true,
       });
-    expect(plan.at).toBe(at);
+      expect(plan.at).toBe(at);
       expect(Math.abs(predictionError(plan.peakBytes, measured.peakBytes))).toBeLessThan(2);
       tf.dispose([xs, ys]);
       trainer.dispose();

@@ -1,11 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
+import { GRAPH_LAYER } from '../../core/layerTable';
 import type { LayerSpec, ModelSpec } from '../../core/modelSpec';
 import { describeModel } from '../memory/describe';
 import type { GraphBackbone } from './graphBackbone';
 import type { Classifier } from './head';
-
-/** The prefix of the graph's nodes as the planner and the memory view name them. */
-export const GRAPH_LAYER = 'graph_backbone';
 
 /** One executed node of a graph model, as the planner needs it. */
 export interface GraphNode {
