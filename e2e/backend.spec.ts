@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openLab, snapshot } from './lab';
+import { openLab, storeValue } from './lab';
 
 test('the user can force a backend; the badge and the reasons follow', async ({ page }) => {
   await openLab(page);
@@ -8,7 +8,7 @@ test('the user can force a backend; the badge and the reasons follow', async ({ 
 
   await select.selectOption('cpu');
   await expect(page.getByTestId('backend-name')).toHaveText('cpu');
-  await expect.poll(async () => (await snapshot(page)).engine.backend?.name).toBe('cpu');
+  await expect.poll(async () => storeValue(page, 'engine.backend.name')).toBe('cpu');
 
   await select.selectOption('webgl');
   await expect(page.getByTestId('backend-name')).toHaveText('webgl');

@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { makeLabelledFolder } from './fixtures';
-import { openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
+import { openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
 
 // Thousands of tiny images: enough that the folder's decode check is still running when the next
-// command comes.
+// command comes. 2,400 were not always: on a quiet CI machine their check ended before the sample's
+// click was taken (the page is busy while the browser delivers the file list).
 const big = makeLabelledFolder(join('.e2e-fixtures', 'race'), {
   classes: ['alpha', 'beta', 'gamma', 'delta'],
-  perClass: 600,
+  perClass: 1500,
   size: 16,
   extras: false,
 });
@@ -18,7 +19,7 @@ test('the newest data load wins, and no data set is replaced under a running job
 
   // A big folder starts loading; the built-in sample is pressed before its check ends.
   await page.getByTestId('folder-input').setInputFiles(big.dir);
-  await expect.poll(async () => (await snapshot(page)).dataset.status).toBe('scanning');
+  await expect.poll(async () => storeValue(page, 'dataset.status')).toBe('scanning');
   await page.getByRole('button', { name: 'Use built-in sample' }).click();
   await expect
     .poll(
@@ -28,7 +29,7 @@ test('the newest data load wins, and no data set is replaced under a running job
       },
     )
     .toBe(true);
-  await expect.poll(async () => (await snapshot(page)).dataset.status, { timeout: 60_000 }).toBe('ready');
+  await expect.poll(async () => storeValue(page, 'dataset.status'), { timeout: 60_000 }).toBe('ready');
   let s = await snapshot(page);
   expect(s.dataset.scan?.classes.map((c) => c.name)).toEqual(['circles', 'squares', 'triangles']);
   await expect(page.getByTestId('class-table')).not.toContainText('alpha');
@@ -39,7 +40,7 @@ test('the newest data load wins, and no data set is replaced under a running job
   await page.getByLabel('EarlyStopping patience').fill('100');
   await page.getByTestId('train').click();
   await expect
-    .poll(async () => (await snapshot(page)).run.batches.length, { timeout: 120_000 })
+    .poll(async () => storeValue(page, 'run.batches.length'), { timeout: 120_000 })
     .toBeGreaterThan(0);
   await page.getByTestId('folder-input').setInputFiles(big.dir);
   await expect(page.getByTestId('notice')).toContainText('not possible while a training run is going on');

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { graphModelFixture } from '../src/ml/models/graphModelFixture';
-import { loadSample, openLab, snapshot, waitForRunEnd } from './lab';
+import { loadSample, openLab, snapshot, waitForRunEnd, storeValue } from './lab';
 
 // A tfjs GraphModel as tensorflowjs_converter writes it (GraphDef JSON and one shard), made here in Node
 // from the lab's own fixture: conv 3x3 -> relu -> mean, a 4-value feature vector per 32x32 image.
@@ -72,7 +72,7 @@ test('a dropped graph model serves the frozen phase only, planned and trained as
   await page.getByTestId('sweep-batches').fill('2, 4');
   await page.getByTestId('sweep-run').click();
   await expect
-    .poll(async () => (await snapshot(page)).sweep.status, { timeout: 300_000, intervals: [1000] })
+    .poll(async () => storeValue(page, 'sweep.status'), { timeout: 300_000, intervals: [1000] })
     .toBe('done');
   // The store's points carry their size too (the snapshot type names only what other specs read).
   const points = (await snapshot(page)).sweep.points as ((typeof s.sweep.points)[number] & {

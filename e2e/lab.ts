@@ -61,13 +61,29 @@ export async function snapshot(page: Page): Promise<LabSnapshot> {
 }
 
 /**
+ * One value of the store by its path ('run.status', 'run.batches.length'), read in the page without
+ * copying the rest. For polls: mid-run the whole store holds every memory sample, batch record and
+ * diagnostics thumbnail, and serialising all of it twice a second takes the page's main thread and the
+ * test worker away from the training they share two cores with.
+ */
+export async function storeValue<T = unknown>(page: Page, path: string): Promise<T> {
+  return page.evaluate((keys) => {
+    let v: unknown = (
+      window as unknown as { __lab: { store: { getState(): unknown } } }
+    ).__lab.store.getState();
+    for (const k of keys) v = v === null || v === undefined ? undefined : (v as Record<string, unknown>)[k];
+    return v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as never);
+  }, path.split('.')) as Promise<T>;
+}
+
+/**
  * Opens the lab (with a link's query, e.g. '?aug=flip', when given) and waits until its engine has
  * picked a backend.
  */
 export async function openLab(page: Page, query = ''): Promise<void> {
   page.on('pageerror', (err) => console.log(`[pageerror] ${err.message}`));
   await page.goto(`/${query}`);
-  await expect.poll(async () => (await snapshot(page)).engine.status, { timeout: 60_000 }).toBe('ready');
+  await expect.poll(async () => storeValue(page, 'engine.status'), { timeout: 60_000 }).toBe('ready');
 }
 
 /** Settings small enough for SwiftShader: the tiny EfficientNet, 32×32 unless told otherwise. */
@@ -93,9 +109,9 @@ export async function useTinySettings(
 /** Waits for a run to end and returns how it ended. */
 export async function waitForRunEnd(page: Page, timeout = 420_000): Promise<string> {
   await expect
-    .poll(async () => (await snapshot(page)).run.status, { timeout, intervals: [500, 1000] })
+    .poll(async () => storeValue(page, 'run.status'), { timeout, intervals: [500, 1000] })
     .toMatch(/^(completed|stopped|oom|failed)$/);
-  return (await snapshot(page)).run.status;
+  return storeValue<string>(page, 'run.status');
 }
 
 /** Loads the built-in sample and waits until its three classes are listed. */

@@ -3,7 +3,7 @@
 // run is kept in the history across a reload.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
+import { openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
 
 /** The planner's predicted peak per phase as shown (the first line of each cell). */
 async function plannerPeaks(page: Page): Promise<string[]> {
@@ -54,7 +54,7 @@ test('a copied link gives a fresh browser the same settings and planner numbers'
 test('a link with bad values names each one and applies only the good ones', async ({ page }) => {
   page.on('pageerror', (err) => console.log(`[pageerror] ${err.message}`));
   await page.goto('/?model=tiny&weights=random&batch=0&size=64x9999&foo=1&card=12XB');
-  await expect.poll(async () => (await snapshot(page)).engine.status, { timeout: 60_000 }).toBe('ready');
+  await expect.poll(async () => storeValue(page, 'engine.status'), { timeout: 60_000 }).toBe('ready');
   const ignored = page.getByTestId('link-ignored');
   await expect(ignored).toContainText('batch=0: Batch size must be a whole number from 1 to 1024 (got 0).');
   await expect(ignored).toContainText(

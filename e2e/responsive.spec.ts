@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
+import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
 
 /**
  * Longest main-thread task allowed while a run trains (issue 12 item 4: 100 ms; issue 13 item 5: none
@@ -38,7 +38,7 @@ test('the page stays responsive and keyboard-operable while a run trains', async
   await useTinySettings(page, { batchSize: 8, frozenEpochs: 1, fineTuneEpochs: 1 });
   await page.getByTestId('train').click();
   await expect
-    .poll(async () => (await snapshot(page)).run.batches.length, { timeout: 90_000 })
+    .poll(async () => storeValue(page, 'run.batches.length'), { timeout: 90_000 })
     .toBeGreaterThan(0);
 
   await recordLongTasks(page);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
+import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
 
 test('Stop during training leaves the page usable and a second run works', async ({ page }) => {
   await openLab(page);
@@ -7,7 +7,7 @@ test('Stop during training leaves the page usable and a second run works', async
   await useTinySettings(page, { batchSize: 8, frozenEpochs: 5, fineTuneEpochs: 5 });
   await page.getByTestId('train').click();
   await expect
-    .poll(async () => (await snapshot(page)).run.batches.length, { timeout: 120_000 })
+    .poll(async () => storeValue(page, 'run.batches.length'), { timeout: 120_000 })
     .toBeGreaterThanOrEqual(2);
   await page.getByTestId('stop').click();
   expect(await waitForRunEnd(page, 60_000)).toBe('stopped');

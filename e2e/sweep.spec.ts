@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
+import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
 
 test('a sweep measures each point or marks it OOM on the chart, and the largest batch that fits is found', async ({
   page,
@@ -19,7 +19,7 @@ test('a sweep measures each point or marks it OOM on the chart, and the largest 
   await expect(page.getByTestId('sweep-precision-float32')).toBeChecked();
   await page.getByTestId('sweep-run').click();
   await expect
-    .poll(async () => (await snapshot(page)).sweep.status, { timeout: 480_000, intervals: [1000] })
+    .poll(async () => storeValue(page, 'sweep.status'), { timeout: 480_000, intervals: [1000] })
     .toBe('done');
 
   const points = (await snapshot(page)).sweep.points;
@@ -47,7 +47,7 @@ test('a sweep measures each point or marks it OOM on the chart, and the largest 
 
   await page.getByTestId('sweep-find-largest').click();
   await expect
-    .poll(async () => (await snapshot(page)).sweep.largest.status, { timeout: 300_000, intervals: [1000] })
+    .poll(async () => storeValue(page, 'sweep.largest.status'), { timeout: 300_000, intervals: [1000] })
     .toBe('done');
   const largest = (await snapshot(page)).sweep.largest;
   expect(largest.batch).not.toBeNull();
