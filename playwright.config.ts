@@ -6,6 +6,26 @@ const port = Number(process.env.E2E_PORT ?? 4173);
 const outDir = process.env.E2E_OUTDIR ?? 'dist';
 const LONG = /(workshop-preset|budget-oom|sweep|techniques)\.spec\.ts/;
 
+/**
+ * Every journey starts with the backend set to webgpu, as if the user had chosen it: the lab's main
+ * path, whose memory model, error scopes and device loss the journeys check. Left on auto, this
+ * machine's software adapter would put WebGL first (core/backend); backend.spec checks auto itself.
+ */
+const webgpuChosen = {
+  cookies: [],
+  origins: [
+    {
+      origin: `http://127.0.0.1:${port}`,
+      localStorage: [
+        {
+          name: 'vram-lab-settings',
+          value: JSON.stringify({ state: { backendRequest: 'webgpu' }, version: 2 }),
+        },
+      ],
+    },
+  ],
+};
+
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '*.spec.ts',
@@ -22,6 +42,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    storageState: webgpuChosen,
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: findChromium(),

@@ -48,7 +48,9 @@ async function view(page: Page) {
           store: {
             getState(): {
               run: unknown;
-              engine: { backend: { adapter?: { vendor: string; architecture: string } } | null };
+              engine: {
+                backend: { adapter?: { vendor: string; architecture: string }; renderer?: string } | null;
+              };
               dataset: { status: string; scan: { classes: unknown[] } | null };
               config: Record<string, unknown>;
             };
@@ -60,12 +62,14 @@ async function view(page: Page) {
       JSON.stringify({
         run: s.run,
         adapter: s.engine.backend?.adapter ?? null,
+        renderer: s.engine.backend?.renderer ?? null,
         dataset: s.dataset,
         config: s.config,
       }),
     ) as {
       run: RunView;
       adapter: { vendor: string; architecture: string } | null;
+      renderer: string | null;
       dataset: { status: string; scan: { classes: unknown[] } | null };
       config: Record<string, unknown>;
     };
@@ -152,7 +156,7 @@ async function journey(page: Page, limitMs: number): Promise<JourneyRow> {
   const c = v.config;
   return {
     ...summarise(v.run, trainS),
-    adapter: v.adapter ? `${v.adapter.vendor} / ${v.adapter.architecture}` : '—',
+    adapter: v.adapter ? `${v.adapter.vendor} / ${v.adapter.architecture}` : (v.renderer ?? '—'),
     settings: `${String(c['model'])} ${String(c['height'])}×${String(c['width'])}, batch ${String(c['batchSize'])}, ${String(c['frozenEpochs'])}+${String(c['fineTuneEpochs'])} epochs`,
     sampleS,
     classes: v.dataset.scan?.classes.length ?? 0,

@@ -1,11 +1,19 @@
 import * as tf from '@tensorflow/tfjs';
 // Registers the 'webgpu' backend (only when navigator.gpu exists).
 import '@tensorflow/tfjs-backend-webgpu';
-import { backendCandidates, type BackendInfo, type BackendName, type BackendRequest } from '../core/backend';
-import { webgpuAdapter, webgpuDevice } from '../ml/tfjsInternals';
+import { isSoftwareAdapter } from '../core/adapterKind';
+import {
+  backendCandidates,
+  softwareWebGPUReason,
+  type BackendInfo,
+  type BackendName,
+  type BackendRequest,
+  type WebGPUProbe,
+} from '../core/backend';
+import { webglContext, webgpuAdapter, webgpuDevice } from '../ml/tfjsInternals';
 
 /** The adapter's own description, kept when WebGPU is probed (tfjs 4.22 keeps only vendor and architecture). */
-let probedAdapter: { description: string; fallback: boolean } | null = null;
+let probedAdapter: ProbedAdapter | null = null;
 
 /**
  * What the probed adapter says of itself: its description (e.g. 'SwiftShader Device (Subzero)'), with
@@ -19,6 +27,35 @@ function adapterDescription(): string {
     .join(' · ');
 }
 
+/** The adapter as the browser describes it, kept by the probe. */
+interface ProbedAdapter {
+  vendor: string;
+  architecture: string;
+  description: string;
+  fallback: boolean;
+}
+
+/**
+ * Asks the browser for a WebGPU adapter and keeps what it says of itself; null when there is none.
+ * GPUAdapter.info and isFallbackAdapter are recent (absent from older browsers and older typings).
+ */
+async function requestAdapterInfo(): Promise<ProbedAdapter | null> {
+  const adapter = await navigator.gpu.requestAdapter();
+  if (!adapter) return null;
+  const info = (
+    adapter as GPUAdapter & {
+      info?: { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean };
+    }
+  ).info;
+  const legacyFallback = (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter;
+  return {
+    vendor: info?.vendor ?? '',
+    architecture: info?.architecture ?? '',
+    description: info?.description ?? '',
+    fallback: Boolean(info?.isFallbackAdapter ?? legacyFallback),
+  };
+}
+
 /** Why WebGPU cannot be used here, or null when an adapter is available. */
 async function webgpuUnavailableReason(): Promise<string | null> {
   if (!('gpu' in navigator) || !navigator.gpu) {
@@ -26,16 +63,19 @@ async function webgpuUnavailableReason(): Promise<string | null> {
       ? 'WebGPU: this browser has no navigator.gpu'
       : 'WebGPU: needs a secure context (https or localhost)';
   }
-  const adapter = await navigator.gpu.requestAdapter();
-  // GPUAdapter.info and isFallbackAdapter are recent (absent from older browsers and older typings).
-  const info = (
-    adapter as (GPUAdapter & { info?: { description?: string; isFallbackAdapter?: boolean } }) | null
-  )?.info;
-  const legacyFallback = (adapter as { isFallbackAdapter?: boolean } | null)?.isFallbackAdapter;
-  probedAdapter = adapter
-    ? { description: info?.description ?? '', fallback: Boolean(info?.isFallbackAdapter ?? legacyFallback) }
-    : null;
-  return adapter ? null : 'WebGPU: no GPU adapter available (blocklisted driver or disabled)';
+  probedAdapter = await requestAdapterInfo();
+  return probedAdapter ? null : 'WebGPU: no GPU adapter available (blocklisted driver or disabled)';
+}
+
+/** What auto needs to know of WebGPU before it picks an order: its adapter, and whether that is software. */
+async function probeWebGPU(): Promise<WebGPUProbe | null> {
+  if (await webgpuUnavailableReason()) return null;
+  const a = probedAdapter;
+  if (!a) return null;
+  const words = [`${a.vendor || 'unknown'} / ${a.architecture || 'unknown'}`, a.description]
+    .filter(Boolean)
+    .join(', ');
+  return { adapter: words, software: isSoftwareAdapter(`${words} ${a.fallback ? 'fallback' : ''}`) };
 }
 
 /** tfjs registers its WebGL backend at this priority. */
@@ -101,8 +141,9 @@ export async function initBackend(
 ): Promise<BackendInfo> {
   const f16 = options.webglF16Textures ?? false;
   setWebglF16Textures(f16);
-  const skipped: string[] = [];
-  for (const name of backendCandidates(request)) {
+  const webgpu = request === 'auto' ? await probeWebGPU() : null;
+  const skipped: string[] = webgpu?.software ? [softwareWebGPUReason(webgpu)] : [];
+  for (const name of backendCandidates(request, webgpu)) {
     const reason = await trySetBackend(name);
     if (reason) {
       skipped.push(name === 'webgl' && f16 ? `${reason} (with float16 textures forced)` : reason);
@@ -134,7 +175,20 @@ function describeBackend(name: BackendName): Partial<BackendInfo> {
       maxTextureSize: tf.env().getNumber('WEBGL_MAX_TEXTURE_SIZE'),
       // True when forced, and also on devices that cannot render to float32 textures at all.
       f16Textures: !tf.env().getBool('WEBGL_RENDER_FLOAT32_ENABLED'),
+      ...webglRendererField(),
     };
   }
   return {};
+}
+
+/**
+ * The WebGL renderer's own name, which tells SwiftShader from a GPU: the unmasked renderer where the
+ * browser offers WEBGL_debug_renderer_info, else the masked one (often just 'WebKit WebGL').
+ */
+function webglRendererField(): { renderer?: string } {
+  const gl = webglContext();
+  if (!gl) return {};
+  const ext = gl.getExtension('WEBGL_debug_renderer_info');
+  const renderer: unknown = gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER);
+  return typeof renderer === 'string' && renderer ? { renderer } : {};
 }

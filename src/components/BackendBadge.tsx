@@ -28,6 +28,7 @@ export function BackendBadge() {
           {info.limits &&
             ` · maxBufferSize ${formatBytes(info.limits.maxBufferSize)} · maxStorageBufferBindingSize ${formatBytes(info.limits.maxStorageBufferBindingSize)}`}
           {info.maxTextureSize !== undefined && ` · max texture ${info.maxTextureSize}px`}
+          {info.renderer && ` · renderer ${info.renderer}`}
           {info.f16Textures && <strong data-testid="f16-textures"> · float16 textures</strong>}
           <AdapterNotes kind={kind} softwareDefaults={softwareDefaults} />
         </span>

@@ -19,6 +19,21 @@ describe('computeKind', () => {
   });
 });
 
+describe('computeKind on WebGL', () => {
+  it('reads the renderer: SwiftShader behind ANGLE is software, a named GPU is a GPU', () => {
+    const renderer =
+      'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)';
+    expect(computeKind({ name: 'webgl', renderer })).toBe('software');
+    expect(
+      computeKind({ name: 'webgl', renderer: 'ANGLE (NVIDIA, NVIDIA GeForce RTX 3060 Direct3D11)' }),
+    ).toBe('gpu');
+  });
+
+  it('takes a WebGL without a renderer string for a GPU, as before renderers were read', () => {
+    expect(computeKind({ name: 'webgl' })).toBe('gpu');
+  });
+});
+
 describe('peakNote', () => {
   it('says there is no meaningful peak on a software adapter or the cpu backend', () => {
     expect(peakNote('software')).toEqual({

@@ -11,13 +11,24 @@ const SOFTWARE = /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render|w
 
 export type ComputeKind = 'gpu' | 'software' | 'cpu' | 'unknown';
 
-/** What runs the kernels: a GPU, a GPU emulated on the CPU, the tfjs cpu backend, or not known. */
-export function computeKind(info: Pick<BackendInfo, 'name' | 'adapter'> | null | undefined): ComputeKind {
+/** Whether an adapter's or renderer's own words name a software rasteriser. */
+export function isSoftwareAdapter(words: string): boolean {
+  return SOFTWARE.test(words);
+}
+
+/**
+ * What runs the kernels: a GPU, a GPU emulated on the CPU, the tfjs cpu backend, or not known. WebGL
+ * is judged by its renderer string when the browser gives one (a GPU when it does not, as before).
+ */
+export function computeKind(
+  info: Pick<BackendInfo, 'name' | 'adapter' | 'renderer'> | null | undefined,
+): ComputeKind {
   if (!info) return 'unknown';
   if (info.name === 'cpu') return 'cpu';
   const a = info.adapter;
-  if (!a) return info.name === 'webgl' ? 'gpu' : 'unknown';
-  return SOFTWARE.test(`${a.vendor} ${a.architecture} ${a.description}`) ? 'software' : 'gpu';
+  const words = a ? `${a.vendor} ${a.architecture} ${a.description}` : info.renderer;
+  if (words === undefined) return info.name === 'webgl' ? 'gpu' : 'unknown';
+  return isSoftwareAdapter(words) ? 'software' : 'gpu';
 }
 
 /**

@@ -19,6 +19,11 @@ export interface BackendInfo {
   limits?: { maxBufferSize: number; maxStorageBufferBindingSize: number };
   /** WebGL: the largest texture side. */ maxTextureSize?: number;
   /**
+   * WebGL: the renderer the context reports (WEBGL_debug_renderer_info's unmasked renderer, e.g.
+   * 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) ...))'), when the browser gives it.
+   */
+  renderer?: string;
+  /**
    * WebGL: whether tensors are stored in float16 textures (WEBGL_FORCE_F16_TEXTURES, or a device that
    * cannot render to float32 ones). Absent on other backends.
    */
@@ -26,7 +31,25 @@ export interface BackendInfo {
   /** One line per faster backend that was not used, saying why. */ skipped: string[];
 }
 
-/** The backends to try, in order, for a request. */
-export function backendCandidates(request: BackendRequest): BackendName[] {
-  return request === 'auto' ? [...BACKEND_ORDER] : [request];
+/** What the WebGPU probe found before any backend started: the adapter's own words, or none. */
+export interface WebGPUProbe {
+  /** Vendor, architecture and description as one line, e.g. 'google / swiftshader'. */ adapter: string;
+  /** Whether that adapter emulates a GPU on the CPU (core/adapterKind's test). */ software: boolean;
+}
+
+/**
+ * The backends to try, in order, for a request. Auto tries the fastest first: WebGPU, then WebGL, then
+ * the cpu backend; but when WebGPU's adapter is a software one, WebGL goes first. Emulated on the CPU,
+ * WebGPU's compute shaders (tiled matrix products with workgroup barriers) run several times slower
+ * than WebGL's fragment shaders on the same machine: the default journey's MobileNetV2 steps measured
+ * 5–8× slower on SwiftShader's WebGPU than on its WebGL (README, "Speed"). A hardware WebGL is faster still.
+ */
+export function backendCandidates(request: BackendRequest, webgpu?: WebGPUProbe | null): BackendName[] {
+  if (request !== 'auto') return [request];
+  return webgpu?.software ? ['webgl', 'webgpu', 'cpu'] : [...BACKEND_ORDER];
+}
+
+/** The "why not faster" line for a WebGPU that auto put after WebGL, for the badge. */
+export function softwareWebGPUReason(webgpu: WebGPUProbe): string {
+  return `webgpu: tried after webgl, because its adapter (${webgpu.adapter}) is software: emulated on the CPU, WebGPU trains several times slower than WebGL does there. Choose webgpu to use it anyway.`;
 }
