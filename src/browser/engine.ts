@@ -15,14 +15,9 @@ import type {
   WeightsLoaded,
   WeightsReport,
 } from '../core/protocol';
+import { predictedLargestBatch } from '../core/batchSearch';
 import { batchesPerEpoch } from '../core/schedule';
-import {
-  planRunPoint,
-  predictedLargestBatch,
-  type SweepGrid,
-  type SweepPoint,
-  type SweepPreset,
-} from '../core/sweep';
+import { planRunPoint, type SweepGrid, type SweepPoint, type SweepPreset } from '../core/sweep';
 import { graphSweepGrid } from '../core/graphChoice';
 import { featureCache } from '../core/techniques';
 import type { TrainConfig, TrainingPhase } from '../core/trainConfig';

@@ -2,7 +2,6 @@ import * as tf from '@tensorflow/tfjs';
 import type { EngineEvent, LargestBatchResult } from '../core/protocol';
 import {
   gridPoints,
-  largestBatchSearch,
   planRunPoint,
   predictSweepKeras,
   predictSweepPeak,
@@ -12,6 +11,7 @@ import {
   type SweepPreset,
   type SweepTarget,
 } from '../core/sweep';
+import { largestBatchSearch } from '../core/batchSearch';
 import { gridPresets } from '../core/sweepPrecision';
 import { fineTunedBackbone } from '../core/trainable';
 import type { TrainConfig } from '../core/trainConfig';
