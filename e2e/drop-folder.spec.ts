@@ -1,7 +1,18 @@
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { addSystemFiles, makeLabelledFolder, makeManifestFolder } from './fixtures';
-import { openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
+import { openLab, snapshot, storeValue, useTinySettings, waitForRunEnd } from './lab';
+
+/** Drops the real directory `dir` on the drop zone as the OS would: the browser reads it from disk. */
+async function dropDirectory(page: Page, dir: string): Promise<void> {
+  const box = await page.getByTestId('dropzone').boundingBox();
+  if (!box) throw new Error('The drop zone is not on the page.');
+  const cdp = await page.context().newCDPSession(page);
+  const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const data = { items: [], files: [dir], dragOperationsMask: 1 };
+  for (const type of ['dragEnter', 'dragOver', 'drop'] as const)
+    await cdp.send('Input.dispatchDragEvent', { type, ...at, data });
+}
 
 test('a dropped folder: classes counted, bad files listed with reasons, training runs', async ({ page }) => {
   const fixture = makeLabelledFolder(join('.e2e-fixtures', 'drop'), { perClass: 6, nested: true });
@@ -84,4 +95,36 @@ test('a CSV manifest (path,label) labels a flat folder, naming each bad row', as
     ).toContainText(what);
   await expect(skipped).toContainText(`Skipped files (${Object.keys(fixture.badRows).length})`);
   await expect(page.getByTestId('train')).toBeEnabled();
+});
+
+test('a folder dropped from disk is listed by name, its files opened with a count, and Cancel stops it', async ({
+  page,
+}) => {
+  const small = makeLabelledFolder(join('.e2e-fixtures', 'dropped'), { perClass: 4, nested: true });
+  // Thousands of files: opening them one by one takes seconds, long enough to see the count and cancel.
+  const big = makeLabelledFolder(join('.e2e-fixtures', 'dropped-big'), {
+    classes: ['alpha', 'beta', 'gamma', 'delta'],
+    perClass: 1500,
+    size: 8,
+    extras: false,
+  });
+  await openLab(page);
+
+  await dropDirectory(page, small.dir);
+  const table = page.getByTestId('class-table');
+  for (const name of small.classes) await expect(table.getByRole('row', { name: `${name} 4` })).toBeVisible();
+  await expect(page.getByTestId('skipped-files')).toContainText('Skipped files (2)');
+  await expect.poll(async () => storeValue(page, 'dataset.status')).toBe('ready');
+  await expect(page.getByTestId('train')).toBeEnabled();
+
+  await dropDirectory(page, big.dir);
+  // The classes show before the files are opened.
+  await expect(table.getByRole('row', { name: 'alpha 1500' })).toBeVisible();
+  await expect.poll(async () => storeValue(page, 'dataset.progress.phase')).toBe('opening');
+  await expect(page.getByTestId('progress-count')).toContainText(/\d+ \/ 6000/);
+  await page.getByTestId('cancel-dataset').click();
+  await expect.poll(async () => storeValue(page, 'dataset.status')).toBe('empty');
+  await expect
+    .poll(async () => (await snapshot(page)).log.some((l) => l.message.includes('was not loaded: cancelled')))
+    .toBe(true);
 });

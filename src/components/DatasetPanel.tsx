@@ -53,7 +53,15 @@ function DropZone() {
         path,label at its top.
       </p>
       <div className="row">
-        <button type="button" disabled={busy} onClick={() => input.current?.click()}>
+        <button
+          type="button"
+          disabled={busy}
+          // The directory picker lists a folder without blocking the page; the input's FileList is
+          // built by the browser in one task (seconds for 20,000 files), so it is only the fallback.
+          onClick={() =>
+            'showDirectoryPicker' in window ? void commands().pickFolder() : input.current?.click()
+          }
+        >
           Choose folder…
         </button>
         <button type="button" disabled={busy} onClick={() => void commands().useSample()}>

@@ -21,6 +21,8 @@ export interface LabCommands {
   useSample(): Promise<void>;
   dropFolder(data: DataTransfer): Promise<void>;
   chooseFolder(files: FileList): Promise<void>;
+  /** Asks for a folder with the browser's directory picker (Chromium's showDirectoryPicker), then loads it. */
+  pickFolder(): Promise<void>;
   /** Cancels the data set being listed or checked. */
   cancelDataset(): void;
   train(): Promise<void>;

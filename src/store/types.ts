@@ -32,6 +32,8 @@ export interface Progress {
   total: number;
   /** performance.now() when the work started. */ startedAt: number;
   /** Milliseconds from the start to the latest `done` update. */ elapsedMs: number;
+  /** For a data set: opening the files of a folder listed by name, or checking its images. */
+  phase?: 'opening' | 'checking';
 }
 
 export interface DatasetSlice {

@@ -12,7 +12,7 @@ import { gridPoints, validateGrid, type SweepPreset } from '../core/sweep';
 import { trainableLabel } from '../core/trainable';
 import type { TrainingPhase } from '../core/trainConfig';
 import { modelDownload } from '../browser/exports';
-import { filesFromDrop, filesFromInput } from '../browser/folder';
+import { filesFromDirectory, filesFromDrop, filesFromInput, pickDirectory } from '../browser/folder';
 import { actions, appendLog, refuse } from '../store/actions';
 import type { FixClaim, LabCommands, SavedFile } from '../store/commands';
 import { selectBusy, selectConfigProblems, selectNumClasses, selectTraining } from '../store/selectors';
@@ -127,6 +127,17 @@ export class LabClient implements LabCommands {
   async chooseFolder(files: FileList): Promise<void> {
     const picked = filesFromInput(files);
     await this.loadDataset('Loading a folder', '', async () => fromPicked(picked));
+  }
+
+  async pickFolder(): Promise<void> {
+    if (!this.free('Loading a folder')) return;
+    try {
+      const root = await pickDirectory();
+      if (root)
+        await this.loadDataset('Loading a folder', '', async () => fromPicked(filesFromDirectory(root)));
+    } catch (err) {
+      appendLog('error', messageOf(err));
+    }
   }
 
   cancelDataset(): void {

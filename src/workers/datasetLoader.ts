@@ -1,18 +1,19 @@
 // Loading a data set: list the files, sort them into classes (by folder, or by a CSV manifest), show
-// the classes at once, then decode each image once to name broken files. Loads are ordered: the newest
+// the classes at once, open the files that were listed by name only, then decode each image once to
+// name broken files. Loads are ordered: the newest
 // request wins, and an older one still listing or checking is cancelled; the user can cancel too.
 import type { ImageSource } from '../core/protocol';
 import { manifestCandidates, parseManifest, scanManifest } from '../core/manifest';
 import { scanFiles, withoutUndecodable, type FoundFile, type ScanResult } from '../core/scan';
 import { readBlob } from '../browser/decode';
 import { findUndecodable } from '../browser/decodeCheck';
-import { yieldToPage, type Picked } from '../browser/folder';
+import { openFiles, yieldToPage, type OpenFile, type Picked } from '../browser/folder';
 import { actions, appendLog } from '../store/actions';
 
-/** A listed file with where its bytes are. */
+/** A listed file with where its bytes are, or how to open it (a folder listed by name). */
 export interface ListedFile {
   found: FoundFile;
-  source: ImageSource;
+  source: ImageSource | OpenFile;
 }
 
 /** The listed files; a drop also names the folders it walked, so empty class folders are seen. */
@@ -24,7 +25,7 @@ export interface LoadedDataset {
   sources: ImageSource[];
 }
 
-/** The decode check's progress reaches the store at most this often: each update re-renders the panel. */
+/** Progress reaches the store at most this often: each update re-renders the panel. */
 const PROGRESS_EVERY_MS = 250;
 
 export class DatasetLoader {
@@ -52,11 +53,17 @@ export class DatasetLoader {
       const entries = await list();
       if (signal.aborted) return notLoaded(folderName, signal);
       const found = entries.map((e) => e.found);
-      const sources = entries.map((e) => e.source);
       folderName = name || found[0]?.path.split('/')[0] || folderName;
-      const first = await classify(found, sources, entries.folders ?? []);
+      const first = await classify(found, entries, entries.folders ?? []);
       if (signal.aborted) return notLoaded(folderName, signal);
-      actions.datasetListed({ name: folderName, scan: first, sources });
+      const lazy = entries.flatMap((e, i) => (typeof e.source === 'function' ? [i] : []));
+      // Classes first: a folder listed by name shows them before its files are opened.
+      actions.datasetListed({
+        name: folderName,
+        scan: first,
+        sources: lazy.length ? [] : sourcesOf(entries),
+      });
+      const sources = lazy.length ? await this.open(folderName, entries, lazy, signal) : sourcesOf(entries);
       const failures = await this.check(folderName, first, found, sources, signal);
       if (signal.aborted) return notLoaded(folderName, signal);
       const loaded = { name: folderName, scan: withoutUndecodable(first, failures, found), sources };
@@ -71,6 +78,25 @@ export class DatasetLoader {
     }
   }
 
+  /** Opens the files listed by name (at `lazy`), with progress; throws the signal's reason if aborted. */
+  private async open(
+    name: string,
+    entries: Listing,
+    lazy: readonly number[],
+    signal: AbortSignal,
+  ): Promise<ImageSource[]> {
+    const progress = throttled(name, lazy.length, 'opening', signal);
+    progress(0);
+    const files = await openFiles(
+      lazy.map((i) => entries[i]!.source as OpenFile),
+      progress,
+      signal,
+    );
+    const sources = entries.map((e) => e.source);
+    lazy.forEach((index, k) => (sources[index] = { kind: 'file', file: files[k]! }));
+    return sources as ImageSource[];
+  }
+
   /** Decodes every candidate once, with progress at most every PROGRESS_EVERY_MS. */
   private async check(
     name: string,
@@ -79,15 +105,7 @@ export class DatasetLoader {
     sources: readonly ImageSource[],
     signal: AbortSignal,
   ): Promise<Map<number, string>> {
-    const startedAt = performance.now();
-    const total = scan.items.length;
-    let shownAt = -Infinity;
-    const progress = (done: number) => {
-      const now = performance.now();
-      if (signal.aborted || (done < total && now - shownAt < PROGRESS_EVERY_MS)) return;
-      shownAt = now;
-      actions.datasetProgress(name, { done, total, startedAt, elapsedMs: now - startedAt });
-    };
+    const progress = throttled(name, scan.items.length, 'checking', signal);
     progress(0);
     return findUndecodable(
       scan.items.map((c) => ({
@@ -101,18 +119,36 @@ export class DatasetLoader {
   }
 }
 
+/** A progress callback that reaches the store at most every PROGRESS_EVERY_MS, and always at the end. */
+function throttled(name: string, total: number, phase: 'opening' | 'checking', signal: AbortSignal) {
+  const startedAt = performance.now();
+  let shownAt = -Infinity;
+  return (done: number) => {
+    const now = performance.now();
+    if (signal.aborted || (done < total && now - shownAt < PROGRESS_EVERY_MS)) return;
+    shownAt = now;
+    actions.datasetProgress(name, { done, total, startedAt, elapsedMs: now - startedAt, phase });
+  };
+}
+
+function sourcesOf(entries: Listing): ImageSource[] {
+  return entries.map((e) => e.source as ImageSource);
+}
+
 /**
  * Classes from a CSV manifest at the top of the folder when one names path and label columns, else
  * from the class folders.
  */
 async function classify(
   found: readonly FoundFile[],
-  sources: readonly ImageSource[],
+  entries: readonly ListedFile[],
   folders: readonly string[],
 ): Promise<ScanResult> {
   for (const index of manifestCandidates(found)) {
     const path = found[index]!.path;
-    const manifest = parseManifest(await (await readBlob(sources[index]!, path)).text());
+    const source = entries[index]!.source;
+    const blob = typeof source === 'function' ? await source() : await readBlob(source, path);
+    const manifest = parseManifest(await blob.text());
     if (manifest) return scanManifest(found, index, manifest);
   }
   return scanFiles(found, folders);
@@ -146,7 +182,10 @@ export async function fromPicked(picked: Picked | Promise<Picked>): Promise<List
   for (let i = 0; i < files.length; i += 2000) {
     if (i > 0) await yieldToPage();
     for (const p of files.slice(i, i + 2000))
-      listed.push({ found: { path: p.path }, source: { kind: 'file', file: p.file } });
+      listed.push({
+        found: { path: p.path },
+        source: p.file instanceof File ? { kind: 'file', file: p.file } : p.file,
+      });
   }
   return Object.assign(listed, { folders });
 }

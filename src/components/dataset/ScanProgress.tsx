@@ -3,13 +3,15 @@ import type { Progress } from '../../store/types';
 import { commands } from '../../store/commands';
 import { ProgressBar } from '../ProgressBar';
 
-/** Listing, then checking the images of the folder being loaded, with a way out. */
+/** Listing, opening the files of, then checking the images of the folder being loaded, with a way out. */
 export function ScanProgress({ name, progress }: { name: string; progress: Progress | null }) {
   return (
     <div aria-live="polite" className="scan-progress">
       {progress ? (
         <ProgressBar
-          label={`Checking images in "${name}"`}
+          label={
+            progress.phase === 'opening' ? `Opening the files of "${name}"` : `Checking images in "${name}"`
+          }
           done={progress.done}
           total={progress.total}
           remainingMs={
