@@ -1,6 +1,6 @@
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { memo, useMemo } from 'react';
+import { useMemo } from 'react';
 import { formatBytes } from '../core/memory';
+import { BarsSvg } from './svg/BarsSvg';
 
 /** Bars drawn; the smaller layers beyond them share one bar, so a deep model's chart stays one screen tall. */
 export const MAX_BARS = 20;
@@ -24,7 +24,7 @@ export function LayerBars({ title, bars, tag }: Props) {
   // Keyed on the values: each new step rebuilds an equal breakdown, which must not redraw the bars.
   const signature = bars.map((b) => `${b.layer}:${b.bytes}`).join('|');
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const drawn = useMemo(() => drawnBars(bars), [signature]);
+  const drawn = useMemo(() => drawnBars(bars).map((b) => ({ label: b.layer, value: b.bytes })), [signature]);
   return (
     <figure className="chart" data-testid="layer-bars" data-bars={bars.length} data-drawn={drawn.length}>
       <figcaption>
@@ -38,22 +38,7 @@ export function LayerBars({ title, bars, tag }: Props) {
               .map((b) => `${b.layer} ${formatBytes(b.bytes)}`)
               .join(', ')}${bars.length > 3 ? `, and ${bars.length - 3} more layers` : ''}.`}
       </p>
-      <Bars drawn={drawn} />
+      <BarsSvg bars={drawn} format={formatBytes} labelWidth={170} name="saved for backward" />
     </figure>
   );
 }
-
-/** The drawing, memoised on the drawn bars. */
-const Bars = memo(function Bars({ drawn }: { drawn: Props['bars'] }) {
-  return (
-    <ResponsiveContainer width="100%" height={Math.max(120, 24 * drawn.length + 40)}>
-      <BarChart data={drawn} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
-        <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-        <XAxis type="number" tickFormatter={(b: number) => formatBytes(b)} />
-        <YAxis type="category" dataKey="layer" width={170} tick={{ fontSize: 11 }} interval={0} />
-        <Tooltip formatter={(v) => (typeof v === 'number' ? formatBytes(v) : String(v))} />
-        <Bar dataKey="bytes" name="saved for backward" fill="var(--chart-main)" isAnimationActive={false} />
-      </BarChart>
-    </ResponsiveContainer>
-  );
-});
