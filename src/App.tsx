@@ -19,6 +19,7 @@ import { SettingsPanel } from './components/SettingsPanel';
 import { SweepSection } from './components/SweepSection';
 import { HistoryPanel } from './components/workshop/HistoryPanel';
 import { WorkshopBar } from './components/workshop/WorkshopBar';
+import './components/panels.css';
 
 /**
  * Cause and effect on one screen: the work area (data, settings, layers, runs, sweeps) scrolls on the
