@@ -2,7 +2,7 @@
 // item 4). The production build (with the e2e test handle) in headless Chromium: a Tiny 32 px run of
 // 1+1 epochs on the built-in sample, then a generated folder of 1,000 images chosen through the folder
 // input. Every task the browser reports to PerformanceObserver('longtask') is kept with the phase it
-// started in. Run alone with `npx tsx bench/longTasks.ts [files]`.
+// started in. Run alone with `npx tsx bench/longTasks.ts [files] [backend: webgpu (default), auto, …]`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,8 +129,18 @@ async function phases(page: Page): Promise<LongTaskPhase[]> {
   ];
 }
 
+/**
+ * Saved settings choosing `backend`, as if the user had picked it. The row measures the page while the
+ * engine trains in its worker, as the e2e journeys do (playwright.config starts them on webgpu): on a
+ * software WebGPU adapter auto picks WebGL, which on this machine starts on the page thread.
+ */
+function backendChosen(origin: string, backend: string) {
+  const value = JSON.stringify({ state: { backendRequest: backend }, version: 2 });
+  return { cookies: [], origins: [{ origin, localStorage: [{ name: 'vram-lab-settings', value }] }] };
+}
+
 /** Builds the app into a temporary folder, serves it, and measures one visit. */
-export async function longTaskRow(files = 1000): Promise<LongTaskRow> {
+export async function longTaskRow(files = 1000, backend = 'webgpu'): Promise<LongTaskRow> {
   const outDir = mkdtempSync(join(tmpdir(), 'vram-lab-longtasks-build-'));
   const folder = makeFolder(files);
   await build({ mode: 'e2e', logLevel: 'error', build: { outDir, emptyOutDir: true } });
@@ -140,10 +150,16 @@ export async function longTaskRow(files = 1000): Promise<LongTaskRow> {
     args: ['--no-sandbox', '--enable-unsafe-webgpu', '--disable-background-networking'],
   });
   try {
+    const url = server.resolvedUrls?.local[0] ?? '';
     // bypassCSP: the polled conditions are expressions, which the page's policy (no eval) would refuse.
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      bypassCSP: true,
+      storageState: backendChosen(new URL(url).origin, backend),
+    });
+    const page = await context.newPage();
     await page.addInitScript(observe);
-    await page.goto(server.resolvedUrls?.local[0] ?? '', { timeout: 120_000 });
+    await page.goto(url, { timeout: 120_000 });
     await until(page, "s.engine.status === 'ready'", 120_000);
     const engine = await page.evaluate(
       () => (window as unknown as { __lab: Lab }).__lab.store.getState().engine.backend,
@@ -174,7 +190,7 @@ export function longTaskTable(r: LongTaskRow): string[] {
 }
 
 if (process.argv[1]?.endsWith('longTasks.ts')) {
-  longTaskRow(Number(process.argv[2] ?? 1000)).then(
+  longTaskRow(Number(process.argv[2] ?? 1000), process.argv[3]).then(
     (r) => {
       console.log(longTaskTable(r).join('\n'));
       process.exit(0);
