@@ -1,7 +1,21 @@
-import { join } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { addSystemFiles, makeLabelledFolder, makeManifestFolder } from './fixtures';
+import { drawShapeImage, encodePng, SHAPE_KINDS } from '../scripts/shapes';
 import { openLab, snapshot, storeValue, useTinySettings, waitForRunEnd } from './lab';
+
+/** root/many/<class>/img_N.png, `perClass` copies of one tiny PNG per class: quick to write. */
+function makeManyFiles(root: string, classes: readonly string[], perClass: number): string {
+  const dir = join(root, 'many');
+  rmSync(dir, { recursive: true, force: true });
+  classes.forEach((name, k) => {
+    mkdirSync(join(dir, name), { recursive: true });
+    const png = encodePng(drawShapeImage(SHAPE_KINDS[k % SHAPE_KINDS.length]!, 8, 100 + k));
+    for (let i = 0; i < perClass; i++) writeFileSync(join(dir, name, `img_${i}.png`), png);
+  });
+  return dir;
+}
 
 /** Drops the real directory `dir` on the drop zone as the OS would: the browser reads it from disk. */
 async function dropDirectory(page: Page, dir: string): Promise<void> {
@@ -9,7 +23,8 @@ async function dropDirectory(page: Page, dir: string): Promise<void> {
   if (!box) throw new Error('The drop zone is not on the page.');
   const cdp = await page.context().newCDPSession(page);
   const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  const data = { items: [], files: [dir], dragOperationsMask: 1 };
+  // An absolute path: the browser takes a relative one for a file it cannot find.
+  const data = { items: [], files: [resolve(dir)], dragOperationsMask: 1 };
   for (const type of ['dragEnter', 'dragOver', 'drop'] as const)
     await cdp.send('Input.dispatchDragEvent', { type, ...at, data });
 }
@@ -102,12 +117,7 @@ test('a folder dropped from disk is listed by name, its files opened with a coun
 }) => {
   const small = makeLabelledFolder(join('.e2e-fixtures', 'dropped'), { perClass: 4, nested: true });
   // Thousands of files: opening them one by one takes seconds, long enough to see the count and cancel.
-  const big = makeLabelledFolder(join('.e2e-fixtures', 'dropped-big'), {
-    classes: ['alpha', 'beta', 'gamma', 'delta'],
-    perClass: 1500,
-    size: 8,
-    extras: false,
-  });
+  const big = makeManyFiles(join('.e2e-fixtures', 'dropped-big'), ['alpha', 'beta', 'gamma', 'delta'], 1500);
   await openLab(page);
 
   await dropDirectory(page, small.dir);
@@ -117,7 +127,7 @@ test('a folder dropped from disk is listed by name, its files opened with a coun
   await expect.poll(async () => storeValue(page, 'dataset.status')).toBe('ready');
   await expect(page.getByTestId('train')).toBeEnabled();
 
-  await dropDirectory(page, big.dir);
+  await dropDirectory(page, big);
   // The classes show before the files are opened.
   await expect(table.getByRole('row', { name: 'alpha 1500' })).toBeVisible();
   await expect.poll(async () => storeValue(page, 'dataset.progress.phase')).toBe('opening');
