@@ -57,6 +57,9 @@ export class DatasetLoader {
       const first = await classify(found, entries, entries.folders ?? []);
       if (signal.aborted) return notLoaded(folderName, signal);
       const lazy = entries.flatMap((e, i) => (typeof e.source === 'function' ? [i] : []));
+      // Sorting 20,000 paths and rendering their classes are two tasks, not one long one.
+      await yieldToPage();
+      if (signal.aborted) return notLoaded(folderName, signal);
       // Classes first: a folder listed by name shows them before its files are opened.
       actions.datasetListed({
         name: folderName,
