@@ -49,7 +49,11 @@ async function view(page: Page) {
             getState(): {
               run: unknown;
               engine: {
-                backend: { adapter?: { vendor: string; architecture: string }; renderer?: string } | null;
+                backend: {
+                  adapter?: { vendor: string; architecture: string };
+                  renderer?: string;
+                  inWorker: boolean;
+                } | null;
               };
               dataset: { status: string; scan: { classes: unknown[] } | null };
               config: Record<string, unknown>;
@@ -63,6 +67,7 @@ async function view(page: Page) {
         run: s.run,
         adapter: s.engine.backend?.adapter ?? null,
         renderer: s.engine.backend?.renderer ?? null,
+        inWorker: s.engine.backend?.inWorker ?? false,
         dataset: s.dataset,
         config: s.config,
       }),
@@ -70,6 +75,7 @@ async function view(page: Page) {
       run: RunView;
       adapter: { vendor: string; architecture: string } | null;
       renderer: string | null;
+      inWorker: boolean;
       dataset: { status: string; scan: { classes: unknown[] } | null };
       config: Record<string, unknown>;
     };
@@ -156,7 +162,7 @@ async function journey(page: Page, limitMs: number): Promise<JourneyRow> {
   const c = v.config;
   return {
     ...summarise(v.run, trainS),
-    adapter: v.adapter ? `${v.adapter.vendor} / ${v.adapter.architecture}` : (v.renderer ?? '—'),
+    adapter: `${v.adapter ? `${v.adapter.vendor} / ${v.adapter.architecture}` : (v.renderer ?? '—')}${v.inWorker ? ', in a Web Worker' : ', on the page thread'}`,
     settings: `${String(c['model'])} ${String(c['height'])}×${String(c['width'])}, batch ${String(c['batchSize'])}, ${String(c['frozenEpochs'])}+${String(c['fineTuneEpochs'])} epochs`,
     sampleS,
     classes: v.dataset.scan?.classes.length ?? 0,

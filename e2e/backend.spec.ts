@@ -13,6 +13,9 @@ test('auto puts WebGL before a software WebGPU and says why; the user can force 
   // This machine has no GPU: WebGPU's adapter is SwiftShader, so auto starts WebGL and names the reason.
   await expect(page.getByTestId('backend-name')).toHaveText('webgl');
   const badge = page.getByTestId('backend-badge');
+  // WebGL in the training worker: the page's thread would find the same software WebGPU adapter.
+  await expect(badge).toContainText('in a Web Worker');
+  expect(await storeValue(page, 'engine.backend.inWorker')).toBe(true);
   await badge.getByText('Why not faster?').click();
   await expect(badge).toContainText(/webgpu: tried after webgl, because its adapter \(google \/ swiftshader/);
   // WebGL's own renderer string shows it is emulated too: the software notes and defaults follow.

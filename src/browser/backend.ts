@@ -149,7 +149,8 @@ export async function initBackend(
       skipped.push(name === 'webgl' && f16 ? `${reason} (with float16 textures forced)` : reason);
       continue;
     }
-    return { name, requested: request, inWorker, skipped, ...describeBackend(name) };
+    const passedOver = webgpu?.software && name !== 'webgpu' ? { softwareWebGPU: webgpu } : {};
+    return { name, requested: request, inWorker, skipped, ...passedOver, ...describeBackend(name) };
   }
   throw new Error(`No TensorFlow.js backend could start. ${skipped.join('; ')}`);
 }

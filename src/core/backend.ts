@@ -29,6 +29,11 @@ export interface BackendInfo {
    */
   f16Textures?: boolean;
   /** One line per faster backend that was not used, saying why. */ skipped: string[];
+  /**
+   * Auto's probe of WebGPU when it found a software adapter and so tried WebGL first: WebGPU was there
+   * and passed over on purpose (the page thread would find the same adapter).
+   */
+  softwareWebGPU?: WebGPUProbe;
 }
 
 /** What the WebGPU probe found before any backend started: the adapter's own words, or none. */

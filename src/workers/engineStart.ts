@@ -1,5 +1,7 @@
 // Engine start-up: the training worker first; the page's own thread when the worker gets no GPU but the
-// page does (some browsers give workers no WebGPU adapter).
+// page does (some browsers give workers no WebGPU adapter). A worker that found WebGPU's adapter and
+// passed it over (a software one: auto trains WebGL there, core/backend) stays: the page would find the
+// same adapter, and training on the page's thread would block the page for the length of every step.
 import type { BackendInfo, BackendRequest } from '../core/backend';
 import { InThreadTransport, WorkerTransport, type Transport, type UnsolicitedHandler } from './transport';
 
@@ -24,7 +26,7 @@ export async function startEngine(
     });
     const transport = new WorkerTransport(worker, onUnsolicited);
     workerInfo = await transport.send({ type: 'init', backend: request, webglF16Textures });
-    if (workerInfo.name === 'webgpu' || !(await pageHasGpu(request)))
+    if (workerInfo.name === 'webgpu' || workerInfo.softwareWebGPU || !(await pageHasGpu(request)))
       return { transport, info: workerInfo, fallback: null };
     transport.close();
   } catch (err) {
