@@ -19,6 +19,7 @@ import type { BenchRow, BenchSide } from './types';
  * boundaries, StepTechnique.checkpoint.boundaryBytes): what float16 storage packs. "peak saved" is
  * breakdown.savedActivations, the boundaries plus the fullest segment recompute's tape, which tfjs keeps
  * in float32 whatever the storage; it is shown, with no target, so the gain is not overstated.
+ * The three sides are timed in turns (timeInTurns), so their step-time ratios are measured side by side.
  */
 
 const CLASSES = 3;
@@ -26,7 +27,7 @@ const UNFREEZE_ALL = 10_000;
 
 /** The bench configuration; smaller values make a quick check (the defaults are the bench's). */
 export interface Float16BenchOptions {
-  /** Timed steps per side (median taken). */ steps?: number;
+  /** Timed rounds: each side steps once a round, in turns (median taken). */ steps?: number;
   /** Image size. */ size?: number;
   /** Batch size. */ batch?: number;
   /** EfficientNet-B0 width coefficient. */ width?: number;
@@ -64,16 +65,30 @@ interface Measured {
   predictedKeptBytes: number;
 }
 
-/** One side: a warm-up step, one profiled step, then the median time of `steps` more. */
-async function measure(
+/** A side ready to time: its trainer, model and batch after the warm-up, and what its profiled step measured. */
+interface Prepared {
+  measured: Measured;
+  step: () => Promise<void>;
+  dispose: () => void;
+}
+
+/** One side: a warm-up step and one profiled step; its step time is filled in by timeInTurns. */
+async function prepare(
   build: () => { model: tf.LayersModel; backboneLayerCount: number },
   side: Side,
   opts: Required<Float16BenchOptions>,
-): Promise<Measured> {
+): Promise<Prepared> {
+  // The sides prepared before this one stay alive (they are timed together): their bytes are not this step's.
+  const othersBytes = tf.memory().numBytes;
   const { model, backboneLayerCount } = build();
   const trainer = new Trainer(model, backboneLayerCount, { seed: 1, ...side.options });
   trainer.compile('fine-tune', 1e-4, UNFREEZE_ALL);
   const batch = noiseBatch(opts.batch, opts.size, CLASSES, 7);
+  const dispose = () => {
+    tf.dispose([batch.xs, batch.ys]);
+    trainer.dispose();
+    model.dispose();
+  };
   try {
     // Warm-up: creates Adam's slots and, on GPU backends, compiles the programs.
     await trainer.step(batch);
@@ -82,14 +97,6 @@ async function measure(
       metrics = await trainer.step(batch);
     });
     const m = metrics as StepMetrics | null;
-    const times: number[] = [];
-    for (let i = 0; i < opts.steps; i++) {
-      const start = performance.now();
-      await trainer.step(batch);
-      times.push(performance.now() - start);
-    }
-    times.sort((a, b) => a - b);
-    opts.log(`${side.name}: step ${times[Math.floor(times.length / 2)]?.toFixed(0)} ms`);
     const savedBytes = m?.breakdown.savedActivations ?? 0;
     const spec = describeModel(model, backboneLayerCount);
     const input: PlanInput = {
@@ -102,13 +109,13 @@ async function measure(
     };
     // The plain step keeps its whole tape between the passes: that is what it keeps.
     const keptBytes = m?.technique.checkpoint?.boundaryBytes ?? savedBytes;
-    return {
+    const measured: Measured = {
       side: {
         name: side.name,
-        peakBytes: profile.peakBytes,
+        peakBytes: profile.peakBytes - othersBytes,
         kernels: profile.kernels.length,
         activationBytes: keptBytes,
-        stepMs: times[Math.floor(times.length / 2)] ?? Number.NaN,
+        stepMs: Number.NaN,
         predictedPeakBytes: planTfjs(input).peakBytes,
       },
       keptBytes,
@@ -117,10 +124,31 @@ async function measure(
         ? keptBoundaryBytes(spec, input.trainable, opts.batch, side.plan.boundaryStorage)
         : 0,
     };
-  } finally {
-    tf.dispose([batch.xs, batch.ys]);
-    trainer.dispose();
-    model.dispose();
+    return { measured, step: async () => void (await trainer.step(batch)), dispose };
+  } catch (err) {
+    dispose();
+    throw err;
+  }
+}
+
+/**
+ * Each side's median step over `rounds` rounds, the sides taking turns in an order that rotates each
+ * round, so a change in the machine's load falls on all of them alike and none always runs first.
+ */
+async function timeInTurns(sides: Prepared[], rounds: number, log: (line: string) => void): Promise<void> {
+  const times: number[][] = sides.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < sides.length; i++) {
+      const k = (i + r) % sides.length;
+      const start = performance.now();
+      await sides[k]!.step();
+      times[k]!.push(performance.now() - start);
+    }
+  }
+  for (const [k, side] of sides.entries()) {
+    const sorted = [...times[k]!].sort((a, b) => a - b);
+    side.measured.side.stepMs = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+    log(`${side.measured.side.name}: step ${side.measured.side.stepMs.toFixed(0)} ms`);
   }
 }
 
@@ -170,9 +198,15 @@ export async function float16Rows(options: Float16BenchOptions = {}): Promise<Be
       numClasses: CLASSES,
       seed: 1,
     });
-  const plain = await measure(build, SIDES.plain, opts);
-  const f32 = await measure(build, SIDES.checkpointed, opts);
-  const f16 = await measure(build, SIDES.float16, opts);
+  const prepared: Prepared[] = [];
+  try {
+    for (const side of [SIDES.plain, SIDES.checkpointed, SIDES.float16])
+      prepared.push(await prepare(build, side, opts));
+    await timeInTurns(prepared, opts.steps, opts.log);
+  } finally {
+    for (const p of prepared) p.dispose();
+  }
+  const [plain, f32, f16] = prepared.map((p) => p.measured) as [Measured, Measured, Measured];
   const kept = f16.keptBytes / f32.keptBytes;
   if (!(kept < 0.75)) {
     throw new Error(
