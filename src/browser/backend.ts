@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 // Registers the 'webgpu' backend (only when navigator.gpu exists).
 import '@tensorflow/tfjs-backend-webgpu';
-import { isSoftwareAdapter } from '../core/adapterKind';
+import { computeKind } from '../core/adapterKind';
 import {
   backendCandidates,
   softwareWebGPUReason,
@@ -67,15 +67,21 @@ async function webgpuUnavailableReason(): Promise<string | null> {
   return probedAdapter ? null : 'WebGPU: no GPU adapter available (blocklisted driver or disabled)';
 }
 
-/** What auto needs to know of WebGPU before it picks an order: its adapter, and whether that is software. */
+/**
+ * What auto needs to know of WebGPU before it picks an order: its adapter, and whether that is software,
+ * judged by core/adapterKind on the same words the badge's BackendInfo.adapter will carry.
+ */
 async function probeWebGPU(): Promise<WebGPUProbe | null> {
-  if (await webgpuUnavailableReason()) return null;
-  const a = probedAdapter;
-  if (!a) return null;
-  const words = [`${a.vendor || 'unknown'} / ${a.architecture || 'unknown'}`, a.description]
-    .filter(Boolean)
-    .join(', ');
-  return { adapter: words, software: isSoftwareAdapter(`${words} ${a.fallback ? 'fallback' : ''}`) };
+  if ((await webgpuUnavailableReason()) || !probedAdapter) return null;
+  const adapter = {
+    vendor: probedAdapter.vendor || 'unknown',
+    architecture: probedAdapter.architecture || 'unknown',
+    description: adapterDescription(),
+  };
+  return {
+    adapter: [`${adapter.vendor} / ${adapter.architecture}`, adapter.description].filter(Boolean).join(', '),
+    software: computeKind({ name: 'webgpu', adapter }) === 'software',
+  };
 }
 
 /** tfjs registers its WebGL backend at this priority. */

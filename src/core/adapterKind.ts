@@ -11,11 +11,6 @@ const SOFTWARE = /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render|w
 
 export type ComputeKind = 'gpu' | 'software' | 'cpu' | 'unknown';
 
-/** Whether an adapter's or renderer's own words name a software rasteriser. */
-export function isSoftwareAdapter(words: string): boolean {
-  return SOFTWARE.test(words);
-}
-
 /**
  * What runs the kernels: a GPU, a GPU emulated on the CPU, the tfjs cpu backend, or not known. WebGL
  * is judged by its renderer string when the browser gives one (a GPU when it does not, as before).
@@ -28,7 +23,7 @@ export function computeKind(
   const a = info.adapter;
   const words = a ? `${a.vendor} ${a.architecture} ${a.description}` : info.renderer;
   if (words === undefined) return info.name === 'webgl' ? 'gpu' : 'unknown';
-  return isSoftwareAdapter(words) ? 'software' : 'gpu';
+  return SOFTWARE.test(words) ? 'software' : 'gpu';
 }
 
 /**
