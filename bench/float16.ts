@@ -7,6 +7,7 @@ import { buildClassifier, EFFICIENTNET_PRESETS } from '../src/ml/models/efficien
 import { noiseBatch } from '../src/ml/train/fixtures';
 import { Trainer } from '../src/ml/train/trainer';
 import type { StepMetrics, TrainerOptions } from '../src/ml/train/types';
+import { timeRounds } from './turns';
 import type { BenchRow, BenchSide } from './types';
 
 /**
@@ -131,22 +132,12 @@ async function prepare(
   }
 }
 
-/**
- * Each side's median step over `rounds` rounds, the sides taking turns in an order that rotates each
- * round, so a change in the machine's load falls on all of them alike and none always runs first.
- */
+/** Each side's median step over `rounds` rounds taken in turns (bench/turns), after one warm-up round. */
 async function timeInTurns(sides: Prepared[], rounds: number, log: (line: string) => void): Promise<void> {
-  const times: number[][] = sides.map(() => []);
-  for (let r = 0; r < rounds; r++) {
-    for (let i = 0; i < sides.length; i++) {
-      const k = (i + r) % sides.length;
-      const start = performance.now();
-      await sides[k]!.step();
-      times[k]!.push(performance.now() - start);
-    }
-  }
+  const steps = Object.fromEntries(sides.map((p, k) => [String(k), p.step]));
+  const times = await timeRounds(steps, rounds);
   for (const [k, side] of sides.entries()) {
-    const sorted = [...times[k]!].sort((a, b) => a - b);
+    const sorted = times.map((t) => t[String(k)]!.wallMs).sort((a, b) => a - b);
     side.measured.side.stepMs = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
     log(`${side.measured.side.name}: step ${side.measured.side.stepMs.toFixed(0)} ms`);
   }

@@ -11,6 +11,7 @@ import { noiseBatch } from '../src/ml/train/fixtures';
 import { sparseCategoricalCrossentropy } from '../src/ml/train/losses';
 import { Trainer } from '../src/ml/train/trainer';
 import type { BenchRow, BenchSide } from './types';
+import { timeRounds, type StepTime } from './turns';
 
 /**
  * Issue 16 item 2: what the lab's instruments cost. Three sides on one model, one set of weights and
@@ -39,45 +40,6 @@ export interface OverheadOptions {
 }
 
 type SideKey = 'plain' | 'trainer' | 'instrumented';
-
-/** One timed step: wall time, and in Node the process's CPU time (which other processes' load barely moves). */
-interface StepTime {
-  wallMs: number;
-  cpuMs: number | null;
-}
-
-const cpuNow = (): number | null => {
-  if (typeof process === 'undefined' || typeof process.cpuUsage !== 'function') return null;
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-
-/**
- * Steps every side once per round and returns each round's step times. Round 0 is the warm-up. The
- * order rotates from round to round (plain, trainer, instrumented; then trainer, instrumented, plain;
- * ...), so no side always runs first or always pays for the garbage its predecessor left.
- */
-async function timeRounds(
-  sides: Record<SideKey, () => Promise<void>>,
-  rounds: number,
-): Promise<Record<SideKey, StepTime>[]> {
-  const keys = Object.keys(sides) as SideKey[];
-  const out: Record<SideKey, StepTime>[] = [];
-  for (let r = 0; r <= rounds; r++) {
-    const round = {} as Record<SideKey, StepTime>;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[(i + r) % keys.length]!;
-      const cpu0 = cpuNow();
-      const start = performance.now();
-      await sides[key]();
-      const wallMs = performance.now() - start;
-      const cpu1 = cpuNow();
-      round[key] = { wallMs, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
-    }
-    if (r > 0) out.push(round);
-  }
-  return out;
-}
 
 const median = (xs: number[]): number => {
   const sorted = [...xs].sort((a, b) => a - b);
