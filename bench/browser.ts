@@ -59,7 +59,12 @@ async function main(): Promise<void> {
       });
     if (params.get('techniques') !== '0')
       // Technique rows time three steps as on cpu: one SwiftShader step varies by a third from run to run.
-      result.techniques = [...(await techniqueRows({})), ...(await inputRows({ quick: true }))];
+      // Batch 4, not cpu's 16: on SwiftShader (2 loaded cores) the batch 16 rows did not finish in 50
+      // minutes; at batch 4 they took 17 (plain fine-tune step 10 s, accumulated 43 s). The rows say so.
+      result.techniques = [
+        ...(await techniqueRows({ config: { size: 64, batch: 4 }, log })),
+        ...(await inputRows({ quick: true })),
+      ];
     if (params.get('overhead') !== '0') {
       result.overhead = await overheadRows({ size: 64, steps: 5 });
       result.hookCost = await hookCost(64, 2000);

@@ -25,11 +25,16 @@ import type { BenchRow, BenchSide } from './types';
  * on the topology more than on the width.
  */
 
-const SIZE = 64;
 const CLASSES = 3;
-const BATCH = 16;
 const WIDTH = 0.25;
-const MODEL = 'B0-depth ¼-width 64×64';
+
+/** Input side and batch of every row; 64 px batch 16 unless the caller asks for less. */
+export interface TechniqueConfig {
+  size: number;
+  batch: number;
+}
+
+const DEFAULT_CONFIG: TechniqueConfig = { size: 64, batch: 16 };
 /** Unfreezes every backbone layer in the fine-tune phase. */
 const UNFREEZE_ALL = 10_000;
 
@@ -42,11 +47,11 @@ interface Side {
 }
 
 /** The planner's peak for a side, with the trainer's defaults for the options the side leaves unset. */
-function predict(spec: ModelSpec, side: Side): number {
+function predict(spec: ModelSpec, side: Side, batch: number): number {
   const options = { ...DEFAULT_TRAINER_OPTIONS, ...side.options };
   return planTfjs({
     spec,
-    batch: BATCH,
+    batch,
     trainable: trainableLayers(spec, side.phase, UNFREEZE_ALL),
     optimizer: 'adam',
     backboneOutsideTape: side.phase === 'frozen' && options.frozenBackboneOutsideTape,
@@ -65,10 +70,11 @@ async function measure(
   backboneLayerCount: number,
   side: Side,
   steps: number,
+  config: TechniqueConfig,
 ): Promise<BenchSide> {
   const trainer = new Trainer(model, backboneLayerCount, { seed: 1, ...side.options });
   trainer.compile(side.phase, 1e-4, UNFREEZE_ALL);
-  const images = noiseBatch(BATCH, SIZE, CLASSES, 7);
+  const images = noiseBatch(config.batch, config.size, CLASSES, 7);
   const batch: StepBatch = side.cached
     ? { features: trainer.backboneFeatures(images.xs), ys: images.ys }
     : images;
@@ -93,7 +99,7 @@ async function measure(
       kernels: profile.kernels.length,
       activationBytes: (metrics as StepMetrics | null)?.breakdown.savedActivations ?? 0,
       stepMs: median(times),
-      predictedPeakBytes: predict(describeModel(model, backboneLayerCount), side),
+      predictedPeakBytes: predict(describeModel(model, backboneLayerCount), side, config.batch),
     };
   } finally {
     tf.dispose([images.xs, images.ys, batch.features].filter((t) => t !== undefined));
@@ -111,8 +117,9 @@ async function pairedTimes(
   backboneLayerCount: number,
   sides: [Side, Side],
   steps: number,
+  config: TechniqueConfig,
 ): Promise<{ a: number; b: number; forward: number }> {
-  const batch = noiseBatch(BATCH, SIZE, CLASSES, 7);
+  const batch = noiseBatch(config.batch, config.size, CLASSES, 7);
   const trainers = sides.map((side) => {
     const trainer = new Trainer(model, backboneLayerCount, { seed: 1, ...side.options });
     trainer.compile(side.phase, 1e-4, UNFREEZE_ALL);
@@ -144,28 +151,36 @@ async function pairedTimes(
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
-const SIDES = {
-  frozenTaped: { name: 'backbone on tape', phase: 'frozen', options: { frozenBackboneOutsideTape: false } },
-  frozenOutside: {
-    name: 'backbone outside tape',
-    phase: 'frozen',
-    options: { frozenBackboneOutsideTape: true },
-  },
-  frozenCached: {
-    name: 'head on cached features',
-    phase: 'frozen',
-    options: { frozenBackboneOutsideTape: true },
-    cached: true,
-  },
-  plain: { name: `plain, batch ${BATCH}`, phase: 'fine-tune', options: {} },
-  accumulated: { name: 'accumulate 4 × 4', phase: 'fine-tune', options: { accumulationSteps: 4 } },
-  checkpointed: { name: 'checkpointed (blocks)', phase: 'fine-tune', options: { checkpointing: 'blocks' } },
-} satisfies Record<string, Side>;
+/** The sides the rows compare; accumulation splits the batch into 4 micro-batches. */
+const sides = (batch: number) =>
+  ({
+    frozenTaped: { name: 'backbone on tape', phase: 'frozen', options: { frozenBackboneOutsideTape: false } },
+    frozenOutside: {
+      name: 'backbone outside tape',
+      phase: 'frozen',
+      options: { frozenBackboneOutsideTape: true },
+    },
+    frozenCached: {
+      name: 'head on cached features',
+      phase: 'frozen',
+      options: { frozenBackboneOutsideTape: true },
+      cached: true,
+    },
+    plain: { name: `plain, batch ${batch}`, phase: 'fine-tune', options: {} },
+    accumulated: {
+      name: `accumulate 4 × ${batch / 4}`,
+      phase: 'fine-tune',
+      options: { accumulationSteps: 4 },
+    },
+    checkpointed: { name: 'checkpointed (blocks)', phase: 'fine-tune', options: { checkpointing: 'blocks' } },
+  }) satisfies Record<string, Side>;
+
+type SideKey = keyof ReturnType<typeof sides>;
 
 interface RowSpec {
   config: string;
-  a: keyof typeof SIDES;
-  b: keyof typeof SIDES;
+  a: SideKey;
+  b: SideKey;
   metric: 'peak' | 'activations' | 'step time';
   /** Upper bound of b / a for the metric, where the issue sets one. */ limit?: number;
   /** Upper bound of b / a for the step time, where the technique trades time for memory. */ timeLimit?: number;
@@ -173,37 +188,40 @@ interface RowSpec {
   paired?: boolean;
 }
 
-const ROWS: RowSpec[] = [
-  {
-    config: `${MODEL} batch ${BATCH}, frozen phase`,
-    a: 'frozenTaped',
-    b: 'frozenOutside',
-    metric: 'peak',
-    limit: 0.5,
-  },
-  {
-    config: `${MODEL} batch ${BATCH}, frozen phase, epochs after the first (feature cache)`,
-    a: 'frozenOutside',
-    b: 'frozenCached',
-    metric: 'step time',
-  },
-  {
-    config: `${MODEL}, full fine-tune, ${BATCH} images per update`,
-    a: 'plain',
-    b: 'accumulated',
-    metric: 'activations',
-    limit: 0.35,
-  },
-  {
-    config: `${MODEL} batch ${BATCH}, full fine-tune`,
-    a: 'plain',
-    b: 'checkpointed',
-    metric: 'activations',
-    limit: 0.6,
-    timeLimit: 1.5,
-    paired: true,
-  },
-];
+const rowSpecs = ({ size, batch }: TechniqueConfig): RowSpec[] => {
+  const model = `B0-depth ¼-width ${size}×${size}`;
+  return [
+    {
+      config: `${model} batch ${batch}, frozen phase`,
+      a: 'frozenTaped',
+      b: 'frozenOutside',
+      metric: 'peak',
+      limit: 0.5,
+    },
+    {
+      config: `${model} batch ${batch}, frozen phase, epochs after the first (feature cache)`,
+      a: 'frozenOutside',
+      b: 'frozenCached',
+      metric: 'step time',
+    },
+    {
+      config: `${model}, full fine-tune, ${batch} images per update`,
+      a: 'plain',
+      b: 'accumulated',
+      metric: 'activations',
+      limit: 0.35,
+    },
+    {
+      config: `${model} batch ${batch}, full fine-tune`,
+      a: 'plain',
+      b: 'checkpointed',
+      metric: 'activations',
+      limit: 0.6,
+      timeLimit: 1.5,
+      paired: true,
+    },
+  ];
+};
 
 const value = (side: BenchSide, metric: RowSpec['metric']): number =>
   metric === 'peak'
@@ -249,25 +267,36 @@ function pairedTimeRows(spec: RowSpec, a: BenchSide, b: BenchSide, forwardMs: nu
  * "activations" are the bytes the tape held for backward at its fullest (the worst micro-batch, or
  * the boundaries plus the worst segment recompute). predictedPeakBytes is planTfjs' peak for the side.
  */
-export async function techniqueRows(opts: { quick?: boolean }): Promise<BenchRow[]> {
+export async function techniqueRows(opts: {
+  quick?: boolean;
+  config?: TechniqueConfig;
+  /** Told each side's median step as it is measured (the browser bench shows it as progress). */
+  log?: (line: string) => void;
+}): Promise<BenchRow[]> {
+  const config = opts.config ?? DEFAULT_CONFIG;
   const steps = opts.quick ? 1 : 3;
   const pairedSteps = opts.quick ? 1 : 5;
+  const SIDES = sides(config.batch);
+  const ROWS = rowSpecs(config);
   const { model, backboneLayerCount } = buildClassifier({
     ...EFFICIENTNET_PRESETS.b0,
     widthCoefficient: WIDTH,
-    height: SIZE,
-    width: SIZE,
+    height: config.size,
+    width: config.size,
     numClasses: CLASSES,
     seed: 1,
   });
-  const measured = new Map<keyof typeof SIDES, BenchSide>();
+  const measured = new Map<SideKey, BenchSide>();
   // A side timed only in alternation with another is not timed on its own too.
-  const timedAlone = (key: keyof typeof SIDES) => ROWS.some((r) => !r.paired && (r.a === key || r.b === key));
-  const side = async (key: keyof typeof SIDES): Promise<BenchSide> => {
+  const timedAlone = (key: SideKey) => ROWS.some((r) => !r.paired && (r.a === key || r.b === key));
+  const side = async (key: SideKey): Promise<BenchSide> => {
     const known = measured.get(key);
     if (known) return known;
-    const result = await measure(model, backboneLayerCount, SIDES[key], timedAlone(key) ? steps : 0);
+    const result = await measure(model, backboneLayerCount, SIDES[key], timedAlone(key) ? steps : 0, config);
     measured.set(key, result);
+    opts.log?.(
+      `techniques: ${result.name} measured${timedAlone(key) ? `, ${result.stepMs?.toFixed(0)} ms a step` : ''}`,
+    );
     return result;
   };
   const rows: BenchRow[] = [];
@@ -276,7 +305,16 @@ export async function techniqueRows(opts: { quick?: boolean }): Promise<BenchRow
       let a = await side(spec.a);
       let b = await side(spec.b);
       if (spec.paired) {
-        const t = await pairedTimes(model, backboneLayerCount, [SIDES[spec.a], SIDES[spec.b]], pairedSteps);
+        const t = await pairedTimes(
+          model,
+          backboneLayerCount,
+          [SIDES[spec.a], SIDES[spec.b]],
+          pairedSteps,
+          config,
+        );
+        opts.log?.(
+          `techniques: ${a.name} ${t.a.toFixed(0)} ms, ${b.name} ${t.b.toFixed(0)} ms, in alternation`,
+        );
         a = { ...a, stepMs: t.a };
         b = { ...b, stepMs: t.b };
         rows.push(...pairedTimeRows(spec, a, b, t.forward));
