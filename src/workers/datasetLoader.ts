@@ -3,11 +3,12 @@
 // name broken files. Loads are ordered: the newest
 // request wins, and an older one still listing or checking is cancelled; the user can cancel too.
 import type { ImageSource } from '../core/protocol';
-import { manifestCandidates, parseManifest, scanManifest } from '../core/manifest';
-import { scanFiles, withoutUndecodable, type FoundFile, type ScanResult } from '../core/scan';
+import { manifestCandidates } from '../core/manifest';
+import { withoutUndecodable, type FoundFile, type ScanResult } from '../core/scan';
 import { readBlob } from '../browser/decode';
 import { findUndecodable } from '../browser/decodeCheck';
 import { openFiles, yieldToPage, type OpenFile, type Picked } from '../browser/folder';
+import { scanOffPage } from '../browser/scanOffPage';
 import { actions, appendLog } from '../store/actions';
 
 /** A listed file with where its bytes are, or how to open it (a folder listed by name). */
@@ -54,10 +55,9 @@ export class DatasetLoader {
       if (signal.aborted) return notLoaded(folderName, signal);
       const found = entries.map((e) => e.found);
       folderName = name || found[0]?.path.split('/')[0] || folderName;
-      const first = await classify(found, entries, entries.folders ?? []);
-      if (signal.aborted) return notLoaded(folderName, signal);
+      const first = await classify(found, entries, entries.folders ?? [], signal);
       const lazy = entries.flatMap((e, i) => (typeof e.source === 'function' ? [i] : []));
-      // Sorting 20,000 paths and rendering their classes are two tasks, not one long one.
+      // Taking the classes from the worker and rendering them are two tasks, not one long one.
       await yieldToPage();
       if (signal.aborted) return notLoaded(folderName, signal);
       // Classes first: a folder listed by name shows them before its files are opened.
@@ -140,21 +140,22 @@ function sourcesOf(entries: Listing): ImageSource[] {
 
 /**
  * Classes from a CSV manifest at the top of the folder when one names path and label columns, else
- * from the class folders.
+ * from the class folders; sorted in a worker (browser/scanOffPage). Throws the signal's reason if aborted.
  */
 async function classify(
   found: readonly FoundFile[],
   entries: readonly ListedFile[],
   folders: readonly string[],
+  signal: AbortSignal,
 ): Promise<ScanResult> {
+  const manifests: { index: number; text: string }[] = [];
   for (const index of manifestCandidates(found)) {
     const path = found[index]!.path;
     const source = entries[index]!.source;
     const blob = typeof source === 'function' ? await source() : await readBlob(source, path);
-    const manifest = parseManifest(await blob.text());
-    if (manifest) return scanManifest(found, index, manifest);
+    manifests.push({ index, text: await blob.text() });
   }
-  return scanFiles(found, folders);
+  return scanOffPage({ found, folders, manifests }, signal);
 }
 
 function notLoaded(name: string, signal: AbortSignal): null {
