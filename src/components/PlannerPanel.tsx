@@ -3,6 +3,7 @@ import { BatchCurve } from './planner/BatchCurve';
 import { ByteCategories } from './planner/ByteCategories';
 import { plannedFor, planRows } from './planner/planRows';
 import { PlanTable } from './planner/PlanTable';
+import { usePlanned } from './planner/usePlanned';
 import { VerdictView } from './planner/VerdictView';
 import { useLab } from './useLab';
 
@@ -12,10 +13,9 @@ import { useLab } from './useLab';
  */
 export function PlannerPanel() {
   const planner = useLab((s) => s.planner);
-  const config = useLab((s) => s.config);
+  const { spec, config } = usePlanned();
   const run = useLab((s) => s.run);
   const backend = useLab((s) => s.run.backend ?? s.engine.backend?.name ?? 'no backend');
-  const spec = planner.spec;
   const plans = useMemo(() => (spec ? planRows(spec, config) : []), [spec, config]);
   // Measurements only compare with a prediction for the same configuration.
   const sameConfig = run.config !== null && plannedFor(run.config) === plannedFor(config);

@@ -83,6 +83,16 @@ describe('planTfjs', () => {
     }
   });
 
+  it('makes a plan once per model and input, and a new one when either changes', () => {
+    const p = planTfjs(input());
+    expect(planTfjs(input())).toBe(p);
+    expect(planTfjs(input({ batch: 9 }))).not.toBe(p);
+    expect(planTfjs(input({ trainable: trainableLayers(spec, 'frozen', 0) }))).not.toBe(p);
+    expect(planTfjs(input({ spec: { ...spec } }))).not.toBe(p);
+    expect(planTfjs(input({ spec: { ...spec } }))).toEqual(p);
+    expect(planKeras(input(), 'mixed_float16')).not.toBe(planKeras(input()));
+  });
+
   it('counts weights, gradients and Adam slots from the trainable set', () => {
     const p = planTfjs(input());
     const trainable = 3 * 3 * 3 * 16 + 32 + 51;

@@ -1,5 +1,7 @@
 import type { ModelSpec } from './modelSpec';
-import type { PlanInput } from './plannerParts';
+import { planKeras as planKerasOnce, type Precision } from './plannerKeras';
+import type { Plan, PlanInput } from './plannerParts';
+import { planTfjs as planTfjsOnce } from './plannerTfjs';
 import { checkpointingOf } from './techniques';
 import { resolveTrainable } from './trainable';
 import type { TrainConfig, TrainingPhase } from './trainConfig';
@@ -37,7 +39,7 @@ import type { TrainConfig, TrainingPhase } from './trainConfig';
  */
 
 export { checkpointSegments } from './plannerCheckpoint';
-export { planKeras, type Precision } from './plannerKeras';
+export type { Precision } from './plannerKeras';
 export {
   microBatchSizes,
   type OptimizerName,
@@ -45,7 +47,36 @@ export {
   type PlanCategories,
   type PlanInput,
 } from './plannerParts';
-export { planTfjs } from './plannerTfjs';
+
+/**
+ * Plans already made, per described model. The page predicts the same steps many times over (the
+ * experiment cards' before sides are the current settings, the batch curve's current batch is the
+ * planner's row), and a new description (another class count) re-plans every view at once: a trace of
+ * a dropped folder had one 300 ms task doing it. A plan is never changed once made, so callers share it.
+ */
+const made = new WeakMap<ModelSpec, Map<string, Plan>>();
+/** Plans kept per model; a sweep's batch search may ask for many more, once each. */
+const KEPT_PER_MODEL = 400;
+
+function remembered(input: PlanInput, model: string, plan: () => Plan): Plan {
+  let plans = made.get(input.spec);
+  if (!plans) made.set(input.spec, (plans = new Map()));
+  const key = model + JSON.stringify({ ...input, spec: null, trainable: [...input.trainable] });
+  let p = plans.get(key);
+  if (!p) {
+    if (plans.size >= KEPT_PER_MODEL) plans.clear();
+    p = plan();
+    plans.set(key, p);
+  }
+  return p;
+}
+
+/** Predicted peak of one tfjs training step (plannerTfjs.ts), made once per model and input. */
+export const planTfjs = (input: PlanInput): Plan => remembered(input, 'tfjs', () => planTfjsOnce(input));
+
+/** What TensorFlow/Keras on a CUDA card would need (plannerKeras.ts), made once per model and input. */
+export const planKeras = (input: PlanInput, precision: Precision = 'float32'): Plan =>
+  remembered(input, `keras ${precision}`, () => planKerasOnce(input, precision));
 
 /** Signed error of a prediction against a measurement, in percent of the measurement. */
 export function predictionError(predicted: number, measured: number): number {

@@ -57,11 +57,16 @@ function ReleaseExtra({ disabled }: { disabled: boolean }) {
 /** The card's pair: the button that runs it, and the before/after table. */
 function PairControls({ card, spec, results, running, blocked, onRun }: Omit<Props, 'error'>) {
   const pair = card.pair!;
-  const problems = [...validateTrainConfig(pair.before), ...validateTrainConfig(pair.after)];
   // Planning both sides is the card's costliest work: only when the model or the pair's settings change.
   // Keyed on the settings, not the pair object: the cards are rebuilt when a run ends (the pool card
-  // reads its samples), which re-planned every card in one 130 ms task in a trace of a run's end.
+  // reads its samples), which re-planned every card in one 130 ms task in a trace of a run's end. The
+  // settings' check too: every card re-renders when a run starts or a data set is listed.
   const settings = JSON.stringify([pair.before, pair.after]);
+  const problems = useMemo(
+    () => [...validateTrainConfig(pair.before), ...validateTrainConfig(pair.after)],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [settings],
+  );
   const predicted = useMemo(
     () => ({ before: predictPhases(spec, pair.before), after: predictPhases(spec, pair.after) }),
     // eslint-disable-next-line react-hooks/exhaustive-deps

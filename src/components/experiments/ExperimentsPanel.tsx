@@ -4,6 +4,7 @@ import { experimentCards, type ExperimentCard, type ExperimentId } from '../../c
 import { matchingRun, poolVsLive } from '../../core/experimentsMath';
 import type { HistoryEntry } from '../../core/history';
 import { selectBusy, selectEngineFree, selectPlannerKey } from '../../store/selectors';
+import { usePlanned } from '../planner/usePlanned';
 import { useLab } from '../useLab';
 import { allRuns } from '../workshop/historyDb';
 import { ExperimentCardView } from './ExperimentCardView';
@@ -43,8 +44,7 @@ function resultsFor(
 
 /** The cards, their kept results and the experiment in progress, with the action that runs a card. */
 export function useExperiments() {
-  const config = useLab((s) => s.config);
-  const spec = useLab((s) => (s.planner.key === selectPlannerKey(s) ? s.planner.spec : null));
+  const { spec, config } = usePlanned((s) => (s.planner.key === selectPlannerKey(s) ? s.planner.spec : null));
   // The last run's samples, read only while nothing runs (the pool card waits for the run's end):
   // during a run they change several times a second, and each change would re-plan every card.
   const idleSamples = useLab((s) => (selectBusy(s) ? null : s.memory.samples));

@@ -2,16 +2,15 @@ import { useMemo } from 'react';
 import { SweepChart } from '../../charts/SweepChart';
 import { curveBatches, predictedBatchCurve } from '../../core/sweep';
 import type { TrainingPhase } from '../../core/trainConfig';
-import { useLab } from '../useLab';
 import { useNumbersHidden } from '../workshop/useNumbersHidden';
+import { usePlanned } from './usePlanned';
 
 /**
  * The phase that needs the most, predicted against batch size with the current settings, next to the
  * simulated card: where the batch stops fitting, before anything runs.
  */
 export function BatchCurve() {
-  const spec = useLab((s) => s.planner.spec);
-  const config = useLab((s) => s.config);
+  const { spec, config } = usePlanned();
   const hidden = useNumbersHidden();
   const curve = useMemo(() => {
     if (!spec) return null;

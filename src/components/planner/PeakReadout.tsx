@@ -1,16 +1,15 @@
 import { useMemo } from 'react';
 import { formatBytes } from '../../core/memory';
-import { useLab } from '../useLab';
 import { useNumbersHidden } from '../workshop/useNumbersHidden';
 import { planRows } from './planRows';
+import { usePlanned } from './usePlanned';
 
 /**
  * The planner's predicted peak of each phase in one line, for the run bar: whatever part of the page
  * the user is changing, the prediction it moves stays in view, beside the card it must fit.
  */
 export function PeakReadout() {
-  const spec = useLab((s) => s.planner.spec);
-  const config = useLab((s) => s.config);
+  const { spec, config } = usePlanned();
   const rows = useMemo(() => (spec ? planRows(spec, config) : []), [spec, config]);
   const hidden = useNumbersHidden();
   if (rows.length === 0) return null;

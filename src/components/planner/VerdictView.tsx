@@ -9,16 +9,15 @@ import {
   seedVerdict,
   trainableWords,
 } from '../../core/verdict';
-import { useLab } from '../useLab';
 import { useNumbersHidden } from '../workshop/useNumbersHidden';
+import { usePlanned } from './usePlanned';
 
 /**
  * The verdict on the current settings and card, in words: per column whether a step fits and by how
  * much, where the forward pass crosses the card, and the largest batch that fits (core/verdict).
  */
 export function VerdictView() {
-  const spec = useLab((s) => s.planner.spec);
-  const config = useLab((s) => s.config);
+  const { spec, config } = usePlanned();
   const hidden = useNumbersHidden();
   const verdict = useMemo(() => {
     if (!spec || config.budgetBytes === null) return null;
