@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import { resolveTrainable, trainableProblem } from '../core/trainable';
 import { selectBusy } from '../store/selectors';
 import { updateConfig } from '../store/store';
@@ -7,8 +7,10 @@ import { useLab } from './useLab';
 
 /** The layer explorer for the fine-tune phase, on the configured model at the configured resolution. */
 export function LayersPanel() {
-  const spec = useLab((s) => s.planner.spec);
-  const status = useLab((s) => s.planner.status);
+  // Deferred, and the status read as failed or not: a listed folder with another class count sets the
+  // planner loading, then a new description arrives, and each re-rendered every layer row at once.
+  const spec = useDeferredValue(useLab((s) => s.planner.spec));
+  const failed = useLab((s) => s.planner.status === 'error');
   const fineTune = useLab((s) => s.config.fineTune);
   const locked = useLab(selectBusy);
   const backend = useLab((s) => s.engine.backend?.name ?? 'no backend');
@@ -20,7 +22,7 @@ export function LayersPanel() {
     return (
       <section className="panel" aria-labelledby="layers-title">
         <h2 id="layers-title">Layers</h2>
-        <p>{status === 'error' ? 'The model could not be described.' : 'Describing the model…'}</p>
+        <p>{failed ? 'The model could not be described.' : 'Describing the model…'}</p>
       </section>
     );
   return (
