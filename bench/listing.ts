@@ -73,6 +73,26 @@ async function watchStore(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Waits for the page to be idle before the folder arrives: the model described (the planner's first
+ * render mounts its charts) and no long task for a second, so the rows time the listing alone.
+ */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const w = window as unknown as {
+        __lab: { store: { getState(): { planner: { status: string } } } };
+        __longTasks: [number, number][];
+      };
+      const last = w.__longTasks.at(-1);
+      const quietSince = last ? last[0] + last[1] : 0;
+      return w.__lab.store.getState().planner.status === 'ready' && performance.now() - quietSince > 1000;
+    },
+    null,
+    { timeout: 120_000, polling: 250 },
+  );
+}
+
 /** Drops the real directory `dir` on the drop zone, as the OS would: the browser reads it from disk. */
 async function dropFolder(page: Page, dir: string): Promise<void> {
   const box = await page.getByTestId('dropzone').boundingBox();
@@ -141,6 +161,7 @@ export async function listingRow(files = 20_000): Promise<ListingRow[]> {
       await page.addInitScript(observe);
       await page.goto(server.resolvedUrls?.local[0] ?? '', { timeout: 120_000 });
       await engineReady(page);
+      await settled(page);
       await watchStore(page);
       rows.push(await measure(page, way, dir, files));
       await page.context().close();
