@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { selectWeightsError } from '../store/selectors';
 import { useLab } from './useLab';
 import { WeightChoices } from './weights/WeightChoices';
 import { WeightsDrop } from './weights/WeightsDrop';
@@ -14,6 +15,7 @@ export function WeightsField() {
   const [over, setOver] = useState(false);
   const id = useId();
   const report = weights.report;
+  const error = useLab(selectWeightsError);
 
   return (
     <div className="field weights-field" data-testid="weights-field">
@@ -46,9 +48,9 @@ export function WeightsField() {
       {(choice === 'file' || choice === 'graph') && (
         <WeightsDrop id={id} url={url} setUrl={setUrl} over={over} setOver={setOver} weights={weights} />
       )}
-      {weights.error && (
+      {error && (
         <p role="alert" className="error-text" data-testid="weights-error">
-          {weights.error}
+          {error}
         </p>
       )}
       {report && choice !== 'random' && <WeightsReportView report={report} />}

@@ -35,7 +35,7 @@ export function initialState(): LabState {
     memory: INITIAL_MEMORY,
     preview: { status: 'idle', images: [], error: null },
     planner: { status: 'idle', spec: null, key: '', error: null, alternates: { key: '', specs: [] } },
-    weights: { status: 'idle', loaded: null, report: null, key: '', error: null },
+    weights: { status: 'idle', loaded: null, report: null, key: '', error: null, reportError: null },
     sweep: {
       grid: DEFAULT_SWEEP_GRID,
       points: [],

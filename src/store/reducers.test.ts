@@ -11,14 +11,30 @@ import {
   noticeCleared,
   plannerAlternate,
   refused,
+  weightsFailed,
   weightsLoaded,
+  weightsLoading,
+  weightsReported,
 } from './reducers';
 import { runStarted } from './runReducers';
 import { scanFiles } from '../core/scan';
 import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
-import { selectCanTrain, selectSpecs, selectTrainableSet } from './selectors';
+import { selectCanTrain, selectSpecs, selectTrainableSet, selectWeightsError } from './selectors';
 
 describe('reducers', () => {
+  it("shows a failed load's error whether the choice's report failed before or after it", () => {
+    const noFile = 'No weights file is loaded in this session';
+    const refused = 'file:///etc/passwd: only http(s) addresses are fetched';
+    const loading = weightsLoading(initialState());
+    const reportFirst = weightsFailed(weightsReported(loading, 'k', null, noFile), refused);
+    const reportLast = weightsReported(weightsFailed(loading, refused), 'k', null, noFile);
+    expect(selectWeightsError(reportFirst)).toBe(refused);
+    expect(selectWeightsError(reportLast)).toBe(refused);
+    // Another load clears the failure; the choice's own error shows until a report replaces it.
+    expect(selectWeightsError(weightsLoading(reportLast))).toBe(noFile);
+    expect(selectWeightsError(weightsReported(weightsLoading(reportLast), 'k2', null))).toBeNull();
+  });
+
   it('lists a folder as scanning (Train waits for the check), then ready; cancel leaves no data set', () => {
     const scan = scanFiles([{ path: 'flowers/a/1.png' }, { path: 'flowers/b/2.png' }]);
     const listed = { name: 'flowers', scan, sources: [] };

@@ -197,7 +197,7 @@ export function weightsReported(
   report: WeightsReport | null,
   error: string | null = null,
 ): LabState {
-  return { ...s, weights: { ...s.weights, report, key, error } };
+  return { ...s, weights: { ...s.weights, report, key, reportError: error } };
 }
 
 export function provokeStarted(s: LabState): LabState {

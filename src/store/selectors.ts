@@ -74,6 +74,13 @@ export const selectSplit = memoThree(
 export const selectWeightsKey = (s: LabState): string =>
   `${s.config.weights}|${selectPlannerKey(s)}|${s.weights.loaded?.label ?? ''}`;
 
+/**
+ * The weights' error to show: a failed load says what went wrong with what the user just gave, so it
+ * comes before the report's (which is about the choice); kept apart in the store, the answer does not
+ * depend on which of the two arrived last.
+ */
+export const selectWeightsError = (s: LabState): string | null => s.weights.error ?? s.weights.reportError;
+
 /** Problems with the settings, each naming the setting; empty when a run can start. */
 export const selectConfigProblems = memoOne(
   (config: TrainConfig) => validateTrainConfig(config),

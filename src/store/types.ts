@@ -204,7 +204,10 @@ export interface WeightsSlice {
     /** How the chosen weights match the configured model; null for random initialisation. */
     report: WeightsReport | null;
     /** What the report was made for, so a stale one is never shown. */ key: string;
+    /** Why the last file or URL could not be read; cleared when another load starts. */
     error: string | null;
+    /** Why no report could be made for the chosen weights (e.g. a file choice with no file loaded). */
+    reportError: string | null;
   };
 }
 
