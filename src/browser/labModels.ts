@@ -11,6 +11,7 @@ import { buildClassifier } from '../ml/models/registry';
 import type { LabModelInfo } from '../ml/weights/labModelInfo';
 import { NSFWJS_INPUT_SCALE } from '../ml/weights/nsfwjs';
 import { SessionWeights } from './weights';
+import { count } from '../core/count';
 
 /**
  * The lab's classifier for a configuration: the Keras backbone with its preprocessing (pixels in 0–255)
@@ -62,7 +63,7 @@ function builtMessage(config: TrainConfig, numClasses: number, report: WeightsRe
   return (
     `${name} built at ${config.height}×${config.width} for ${numClasses} classes, ` +
     (report
-      ? `weights from ${report.source}: ${report.matchedLayers} layers (${report.matchedParams.toLocaleString('en-US')} parameters) loaded, ${report.missing.length} kept their initialisation (${report.missing.slice(0, 6).join(', ')}${report.missing.length > 6 ? ', …' : ''}).`
+      ? `weights from ${report.source}: ${report.matchedLayers} layers (${count(report.matchedParams)} parameters) loaded, ${report.missing.length} kept their initialisation (${report.missing.slice(0, 6).join(', ')}${report.missing.length > 6 ? ', …' : ''}).`
       : 'random initialisation (memory use does not depend on weight values).')
   );
 }

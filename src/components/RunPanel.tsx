@@ -3,6 +3,7 @@ import type { LabState } from '../store/types';
 import { FixOutcome } from './FixOutcome';
 import { useLab } from './useLab';
 import './RunPanel.css';
+import { count } from '../core/count';
 
 /** What each phase trains, how the run ended, and what an applied fix did. */
 export function RunPanel() {
@@ -36,8 +37,8 @@ function PhaseList({ phases }: { phases: LabState['run']['phases'] }) {
       {phases.map((p) => (
         <li key={p.phase}>
           <strong>{p.phase === 'frozen' ? 'Phase 1 · frozen backbone' : 'Phase 2 · fine-tune'}</strong>:{' '}
-          {p.trainableParams.toLocaleString('en-US')} of {p.totalParams.toLocaleString('en-US')} parameters
-          trainable ({p.trainableLayers} layers with weights)
+          {count(p.trainableParams)} of {count(p.totalParams)} parameters trainable ({p.trainableLayers}{' '}
+          layers with weights)
         </li>
       ))}
     </ul>

@@ -1,5 +1,6 @@
 import { formatBytes, type ProfiledKernel } from '../core/memory';
 import { useLab } from './useLab';
+import { count } from '../core/count';
 
 const kernelLine = (k: ProfiledKernel, value: string) => (
   <li key={`${k.name}-${value}-${k.outputShapes.map((s) => s.join('×')).join(',')}`}>
@@ -28,7 +29,7 @@ export function StepProfileView() {
             (kernel hook: <span data-testid="profile-hook-peak">{formatBytes(last.peakBytes)}</span>)
           </>
         )}
-        . {p.kernelCount.toLocaleString('en-US')} kernels
+        . {count(p.kernelCount)} kernels
         {p.kernelMs !== null && <>, {p.kernelMs.toFixed(1)} ms of kernel time</>};{' '}
         <span data-testid="profile-new-tensors">{p.newTensors}</span> tensors ({formatBytes(p.newBytes)}) made
         during the step still alive after it.

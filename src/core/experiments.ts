@@ -5,11 +5,11 @@
  * tfjs cannot do for real, what it shows instead. Pure data; the view runs the pairs.
  */
 import { DEFAULT_AUGMENT } from './config';
+import { count } from './count';
 import { formatBytes } from './memory';
 import type { ModelSpec } from './modelSpec';
 import {
   ceilMB,
-  count,
   highestPeak,
   largestFittingBatch,
   planPhase,

@@ -10,9 +10,6 @@ import { planInput, planKeras, planTfjs, type Plan } from './planner';
 import { resolveTrainable } from './trainable';
 import type { TrainConfig, TrainingPhase } from './trainConfig';
 
-/** Integers with thousands separators, as the curriculum writes them (1,728). */
-export const count = (n: number): string => n.toLocaleString('en-US');
-
 /** The planner's peak of one step of a phase: tfjs here, and Keras/CUDA in float32 and mixed float16. */
 export interface PhasePrediction {
   phase: TrainingPhase;

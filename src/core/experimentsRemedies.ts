@@ -3,9 +3,9 @@
  * settings (see core/experiments.ts for the card's shape and the seed case).
  */
 import { augmentIsOff, DEFAULT_AUGMENT } from './config';
+import { count } from './count';
 import type { ExperimentCard, ExperimentContext, ExperimentPair } from './experiments';
 import {
-  count,
   firstSpatialConv,
   headWeights,
   highestPeak,

@@ -5,6 +5,7 @@ import type { TrainConfig } from '../core/trainConfig';
 import { INITIAL_MEMORY, INITIAL_RUN } from './initial';
 import { logged } from './reducers';
 import type { AppliedFix, BatchPoint, LabState, PreviousRun, RunPlan } from './types';
+import { count } from '../core/count';
 
 /** Longest memory timeline kept (points); older points are dropped first. */
 export const MAX_SAMPLES = 50_000;
@@ -134,7 +135,6 @@ function phaseStarted(s: LabState, e: PhaseEvent, at: number): LabState {
     },
   };
   const what = e.phase === 'frozen' ? 'Phase 1, backbone frozen' : 'Phase 2, fine-tuning';
-  const count = (n: number) => n.toLocaleString('en-US');
   return logged(
     next,
     'info',

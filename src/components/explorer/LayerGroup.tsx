@@ -1,6 +1,7 @@
 import { toggleBlock, toggleLayer, type LayerGroup, type LayerRow } from '../../core/layerTable';
 import type { ModelSpec } from '../../core/modelSpec';
-import { count, shapeText } from './format';
+import { count } from '../../core/count';
+import { shapeText } from './format';
 
 interface GroupProps {
   spec: ModelSpec;

@@ -1,5 +1,6 @@
 import type { MemorySample } from '../../core/memory';
 import { formatBytes } from '../../core/memory';
+import { count } from '../../core/count';
 
 interface Props {
   /** The latest sample, if any. */ last: MemorySample | undefined;
@@ -24,7 +25,7 @@ export function MemoryNumbers({ last, hasPool, peaks, stepPeak, backend }: Props
       <div>
         <dt>Live tensors</dt>
         <dd>
-          {last ? last.numTensors.toLocaleString('en-US') : '—'} {tag}
+          {last ? count(last.numTensors) : '—'} {tag}
         </dd>
       </div>
       {hasPool && (

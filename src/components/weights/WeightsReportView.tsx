@@ -1,4 +1,5 @@
 import type { WeightsReport } from '../../core/protocol';
+import { count } from '../../core/count';
 
 /** How the chosen weights match the model: matched layers and parameters, what is missing or extra. */
 export function WeightsReportView({ report }: { report: WeightsReport }) {
@@ -6,8 +7,7 @@ export function WeightsReportView({ report }: { report: WeightsReport }) {
     <div className="weights-report" data-testid="weights-report">
       <p>
         <strong>{report.source}</strong>: {report.matchedLayers} layers matched by name,{' '}
-        {report.matchedParams.toLocaleString('en-US')} of the model&apos;s{' '}
-        {report.modelParams.toLocaleString('en-US')} parameters load.
+        {count(report.matchedParams)} of the model&apos;s {count(report.modelParams)} parameters load.
       </p>
       {report.error && (
         <p role="alert" className="error-text" data-testid="weights-report-error">
