@@ -18,7 +18,7 @@ import {
 } from '../core/resume';
 import { clearSavedRun, loadSavedRun, saveRun } from '../browser/runStore';
 import { actions, refuse } from '../store/actions';
-import { loadedIdentity } from '../store/resumeSelectors';
+import { loadedIdentitySliced } from '../store/resumeSelectors';
 import { labStore } from '../store/store';
 import { messageOf } from './engineStart';
 import type { Transport } from './transport';
@@ -82,7 +82,8 @@ async function trainSaved(
   onEvent?: (e: EngineEvent) => void,
 ): Promise<TrainResult> {
   const state = labStore.getState();
-  const data = loadedIdentity(state);
+  // Hashed while the engine starts; the first checkpoint, an epoch later, waits for it.
+  const dataAt = loadedIdentitySliced(state, nextTask);
   // Storage that cannot be read or cleared (a private window, a blocked database) never stops a run.
   const armed = state.savedRun.status === 'armed' ? await loadSavedRun().catch(() => null) : null;
   if (!armed) await clearSavedRun().catch(() => {});
@@ -97,21 +98,24 @@ async function trainSaved(
   let warned = false;
   const forward = (e: EngineEvent) => {
     if (e.kind === 'checkpoint') {
-      const run: SavedRun = {
+      const run: Omit<SavedRun, 'data'> = {
         version: 1,
         savedAt: Date.now(),
         config: req.config,
-        data: data ?? { name: state.dataset.name, images: 0, fingerprint: '' },
         point: e.point,
         bytes: snapshotBytes(e.state),
         state: e.state,
         history: [...history],
       };
       writes = writes.then(() =>
-        save(run).catch((err: unknown) => {
-          if (!warned) refuse(unsavedMessage(err));
-          warned = true;
-        }),
+        dataAt
+          .then((data) =>
+            save({ ...run, data: data ?? { name: state.dataset.name, images: 0, fingerprint: '' } }),
+          )
+          .catch((err: unknown) => {
+            if (!warned) refuse(unsavedMessage(err));
+            warned = true;
+          }),
       );
       return;
     }
@@ -132,6 +136,11 @@ async function trainSaved(
   if (result.outcome === 'completed' || result.outcome === 'early-stopped')
     await clearSavedRun().catch(() => {});
   return result;
+}
+
+/** Lets the page's other tasks (input, drawing) run before the next slice of work. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 async function save(run: SavedRun): Promise<void> {
