@@ -135,10 +135,11 @@ export function datasetIdentity(
   classes: readonly string[],
   items: readonly FingerprintItem[],
 ): DatasetIdentity {
-  const hash = new Hash64();
-  hash.update(classes.join('\t'));
-  for (const item of sortedByPath(items)) hash.update(`\n${line(item)}`);
-  return { name, images: items.length, fingerprint: hash.digest() };
+  const steps = hashIdentity(name, classes, items);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 /**
@@ -151,11 +152,25 @@ export async function datasetIdentitySliced(
   items: readonly FingerprintItem[],
   pause: () => Promise<void>,
 ): Promise<DatasetIdentity> {
+  const steps = hashIdentity(name, classes, items);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
+/** The identity's hashing, yielding after each slice of `LINES_PER_SLICE` lines but the last. */
+function* hashIdentity(
+  name: string,
+  classes: readonly string[],
+  items: readonly FingerprintItem[],
+): Generator<void, DatasetIdentity> {
   const hash = new Hash64();
   hash.update(classes.join('\t'));
   const sorted = sortedByPath(items);
   for (let i = 0; i < sorted.length; i++) {
-    if (i > 0 && i % LINES_PER_SLICE === 0) await pause();
+    if (i > 0 && i % LINES_PER_SLICE === 0) yield;
     hash.update(`\n${line(sorted[i]!)}`);
   }
   return { name, images: items.length, fingerprint: hash.digest() };
