@@ -28,7 +28,7 @@ test('the workshop preset: packaged MobileNetV2 weights with the network blocked
   // Before anything runs, the planner draws its peak against batch size with the current settings.
   const curve = page.getByTestId('planner-batch-curve');
   await expect(curve).toContainText('Peak vs batch size · fine-tune phase');
-  await expect(curve.locator('.recharts-line')).toHaveCount(3);
+  await expect(curve.locator('.chart-line')).toHaveCount(3);
 
   await expect(page.getByTestId('weights-report')).toContainText('nsfwjs MobileNetV2');
   await expect(page.getByTestId('weights-missing')).toHaveAttribute('data-count', '2');

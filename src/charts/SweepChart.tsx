@@ -1,11 +1,23 @@
-import { memo } from 'react';
+// The peak-vs-batch (or size) chart of the sweep and the planner, drawn as plain SVG: a Recharts line
+// chart measured its tick labels in the DOM and re-rendered dozens of components on each redraw, which
+// traced as 67–107 ms tasks while a dropped folder's files were opened and the planner redrew.
+import { memo, useMemo, useState, type PointerEvent } from 'react';
 import { ChartSummary } from './ChartSummary';
-import { CartesianGrid, Legend, LineChart, ResponsiveContainer, Tooltip, XAxis } from 'recharts';
 import { formatBytes } from '../core/memory';
 import type { SweepRow } from '../core/sweep';
-import { byteAxis, byteYAxis, LOG_SPAN } from './sweep/axis';
-import { SweepLegend } from './sweep/legend';
-import { budgetMarks, sweepLines } from './sweep/series';
+import { Axes } from './svg/Axes';
+import { pathOf } from './svg/layout';
+import { crossPath, Legend } from './svg/Legend';
+import { Readout, type ReadoutRow } from './svg/Readout';
+import type { SvgLine, SvgPoint } from './svg/types';
+import { useWidth } from './svg/useWidth';
+import './svg/LineSvg.css';
+import { byteAxis, LOG_SPAN } from './sweep/axis';
+import { nearestX, sweepFrame, type SweepFrame } from './sweep/frame';
+import { oomMarks, sweepSeries } from './sweep/series';
+
+const OOM = 'var(--chart-oom)';
+const FITS = 'var(--chart-fits)';
 
 interface Props {
   title: string;
@@ -53,13 +65,149 @@ function sweepSummary(xLabel: string, rows: readonly SweepRow[]): string {
   return `${rows.map(point).join('; ')}.`;
 }
 
-/** Each row with where its ✕ goes: at the card when one is set, else at the predicted or highest peak. */
-function withOomMarks(rows: readonly SweepRow[], budgetBytes: number | null) {
-  const highest = Math.max(0, ...rows.map((r) => r.measured ?? 0));
-  return rows.map((r) => ({
-    ...r,
-    oomAt: r.oom ? (budgetBytes ?? r.predicted ?? highest) : undefined,
-  }));
+const BOX = { height: 260, left: 72, right: 16, top: 8, bottom: 36 };
+
+interface DrawingProps {
+  xLabel: string;
+  rows: readonly SweepRow[];
+  budgetBytes: number | null;
+  lines: readonly SvgLine[];
+  ooms: readonly SvgPoint[];
+}
+
+/** The simulated card: the band that fits under it, from the axis floor, and its line, both labelled. */
+function BudgetMarks({ budgetBytes, frame }: { budgetBytes: number; frame: SweepFrame }) {
+  const y = frame.py(budgetBytes);
+  const floor = frame.py(frame.floor);
+  const right = frame.left + frame.width;
+  // Above the line, or under it when the line runs along the top of the plot.
+  const labelY = y - frame.top < 14 ? y + 13 : y - 5;
+  return (
+    <g className="chart-budget">
+      <rect
+        x={frame.left}
+        y={y}
+        width={frame.width}
+        height={Math.max(0, floor - y)}
+        fill={FITS}
+        fillOpacity={0.08}
+      />
+      <line x1={frame.left} x2={right} y1={y} y2={y} stroke={OOM} strokeDasharray="6 3" />
+      <text className="chart-tick" x={frame.left + 6} y={floor - 6} fontSize={11}>
+        fits the card
+      </text>
+      <text className="chart-tick" x={right - 6} y={labelY} fontSize={11} textAnchor="end">
+        simulated card · {formatBytes(budgetBytes)}
+      </text>
+    </g>
+  );
+}
+
+/** Each value at the hovered swept point, and whether it ran out. */
+function hoverRows(lines: readonly SvgLine[], row: SweepRow): ReadoutRow[] {
+  const values = lines.flatMap((l) => {
+    const y = l.points.find((p) => p.x === row.x)?.y;
+    return y !== undefined && Number.isFinite(y)
+      ? [{ id: l.id, name: l.name, stroke: l.stroke, x: row.x, value: formatBytes(y) }]
+      : [];
+  });
+  return row.oom
+    ? [...values, { id: 'oom', name: 'out of memory', stroke: OOM, x: row.x, value: 'ran out' }]
+    : values;
+}
+
+/** The lines, a dot on each measured point, and a ✕ where a point ran out of memory. */
+function Curves({
+  lines,
+  ooms,
+  frame,
+}: {
+  lines: readonly SvgLine[];
+  ooms: readonly SvgPoint[];
+  frame: SweepFrame;
+}) {
+  return (
+    <>
+      {lines.map((l) => (
+        <g key={l.id} className="chart-line">
+          <path
+            d={pathOf(l.points, frame)}
+            fill="none"
+            stroke={l.stroke}
+            strokeWidth={l.width ?? 1.5}
+            strokeDasharray={l.dash}
+          />
+          {l.dots &&
+            l.points
+              .filter((p) => Number.isFinite(p.y))
+              .map((p) => <circle key={p.x} cx={frame.px(p.x)} cy={frame.py(p.y)} r={3} fill={l.stroke} />)}
+        </g>
+      ))}
+      {ooms.map((p) => (
+        <path
+          key={p.x}
+          d={crossPath(frame.px(p.x), frame.py(p.y), 6)}
+          stroke={OOM}
+          strokeWidth={3}
+          strokeLinecap="round"
+          data-testid="sweep-oom-marker"
+        />
+      ))}
+    </>
+  );
+}
+
+/** Grid, byte axis, the card, the lines, the ✕ marks and a readout of the point under the pointer. */
+function SweepDrawing({ xLabel, rows, budgetBytes, lines, ooms }: DrawingProps) {
+  const [ref, width] = useWidth<HTMLDivElement>();
+  const [hover, setHover] = useState<number | null>(null);
+  const frame = useMemo(() => sweepFrame(rows, budgetBytes, { ...BOX, width }), [rows, budgetBytes, width]);
+  const onMove = (e: PointerEvent<SVGSVGElement>) => {
+    const px = e.clientX - e.currentTarget.getBoundingClientRect().left;
+    setHover(
+      nearestX(
+        rows.map((r) => r.x),
+        px,
+        frame.px,
+      ) ?? null,
+    );
+  };
+  const bottom = frame.top + frame.height;
+  const hovered = rows.find((r) => r.x === hover);
+  const readout = hovered ? hoverRows(lines, hovered) : [];
+  const legend = [
+    ...lines,
+    ...(ooms.length > 0 ? [{ id: 'oom', name: 'out of memory', stroke: OOM, mark: 'cross' as const }] : []),
+  ];
+  return (
+    <div className="chart-drawing" ref={ref}>
+      <Legend items={legend} />
+      <div className="chart-plot">
+        <svg
+          className="chart-svg"
+          width={width}
+          height={BOX.height}
+          aria-hidden="true"
+          onPointerMove={onMove}
+          onPointerLeave={() => setHover(null)}
+        >
+          <Axes frame={frame} xFormat={String} yFormat={formatBytes} xLabel={xLabel} />
+          {budgetBytes !== null && <BudgetMarks budgetBytes={budgetBytes} frame={frame} />}
+          <Curves lines={lines} ooms={ooms} frame={frame} />
+          {hovered && (
+            <line
+              className="chart-guide"
+              x1={frame.px(hovered.x)}
+              x2={frame.px(hovered.x)}
+              y1={frame.top}
+              y2={bottom}
+            />
+          )}
+        </svg>
+        {readout.length > 0 && <Readout rows={readout} frame={frame} format={(x) => `${xLabel} ${x}`} />}
+      </div>
+    </div>
+  );
 }
 
 /**
@@ -76,46 +224,27 @@ function SweepChartView({
   predictedOnly = false,
   testId = 'sweep-chart',
 }: Props) {
-  const data = withOomMarks(rows, budgetBytes);
-  const oomCount = rows.filter((r) => r.oom).length;
-  const bytes = (v: unknown) => (typeof v === 'number' ? formatBytes(v) : String(v));
-  const axis = byteAxis(rows, budgetBytes);
-  const floor = axis.log ? axis.domain[0] : 0;
+  const lines = useMemo(
+    () => sweepSeries(rows, predictedOnly, backendLabel),
+    [rows, predictedOnly, backendLabel],
+  );
+  const ooms = useMemo(() => oomMarks(rows, budgetBytes), [rows, budgetBytes]);
+  const log = byteAxis(rows, budgetBytes).log;
   return (
     <figure
       className="chart"
       data-testid={testId}
-      data-oom-markers={oomCount}
+      data-oom-markers={ooms.length}
       data-points={rows.length}
-      data-scale={axis.log ? 'log' : 'linear'}
+      data-scale={log ? 'log' : 'linear'}
     >
-      <SweepCaption {...{ title, backendLabel, predictedOnly, testId }} log={axis.log} />
+      <SweepCaption {...{ title, backendLabel, predictedOnly, testId }} log={log} />
       {rows.length === 0 ? (
         <p className="muted chart-empty">No points here yet: run the sweep.</p>
       ) : (
         <>
           <ChartSummary testId={`${testId}-summary`} text={sweepSummary(xLabel, rows)} />
-          <ResponsiveContainer width="100%" height={260} initialDimension={{ width: 480, height: 260 }}>
-            <LineChart data={data} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
-              <CartesianGrid strokeDasharray="3 3" />
-              <XAxis
-                type="number"
-                dataKey="x"
-                domain={['dataMin', 'dataMax']}
-                ticks={rows.map((r) => r.x)}
-                padding={{ left: 16, right: 16 }}
-                label={{ value: xLabel, position: 'insideBottom', offset: -8 }}
-              />
-              {byteYAxis(axis)}
-              <Tooltip
-                formatter={(v, _name, item) => (item.dataKey === 'oomAt' ? 'ran out' : bytes(v))}
-                labelFormatter={(x) => `${xLabel} ${String(x)}`}
-              />
-              <Legend verticalAlign="top" content={SweepLegend} itemSorter={null} />
-              {sweepLines(predictedOnly, backendLabel, oomCount)}
-              {budgetMarks(budgetBytes, floor)}
-            </LineChart>
-          </ResponsiveContainer>
+          <SweepDrawing {...{ xLabel, rows, budgetBytes, lines, ooms }} />
         </>
       )}
     </figure>
@@ -134,7 +263,7 @@ function sameProps(a: Props, b: Props): boolean {
 }
 
 /**
- * A sweep's or the planner's peak-vs-batch chart. Memoised on the values it draws: Recharts redrawing
- * it for a store update that changed nothing here was a long task while a run trained.
+ * A sweep's or the planner's peak-vs-batch chart. Memoised on the values it draws: a store update that
+ * changed nothing here redraws nothing.
  */
 export const SweepChart = memo(SweepChartView, sameProps);

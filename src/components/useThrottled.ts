@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 
 /**
  * `value`, changing at most once every `ms`: a chart fed samples four times a second redraws once a
- * second instead (a Recharts redraw of a few hundred points is a long task on a slow machine), while the
+ * second instead (a redraw of a few hundred points costs the page time it could give to input), while the
  * numbers beside it stay live. The latest value always arrives: a change inside the window is shown
  * when the window ends, and the first change after a quiet window at once.
  */

@@ -5,6 +5,7 @@
 import { memo, useMemo, useState, type PointerEvent } from 'react';
 import { Axes } from './Axes';
 import { frameOf, pathOf, type AxisSpec } from './layout';
+import { Legend } from './Legend';
 import { Readout, readoutRows } from './Readout';
 import type { SvgLine, SvgMarker } from './types';
 import { useWidth } from './useWidth';
@@ -24,21 +25,6 @@ export interface LineSvgProps {
 }
 
 const MARGIN = { top: 8, right: 16, bottom: 36 };
-
-function Legend({ lines }: { lines: readonly SvgLine[] }) {
-  return (
-    <ul className="chart-legend">
-      {lines.map((l) => (
-        <li key={l.id}>
-          <svg width="14" height="8" aria-hidden="true">
-            <line x1="0" x2="14" y1="4" y2="4" stroke={l.stroke} strokeWidth={2} strokeDasharray={l.dash} />
-          </svg>
-          {l.name}
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 function Markers({
   markers,
@@ -89,36 +75,40 @@ export const LineSvg = memo(function LineSvg({ lines, markers = [], height, x, y
   const guide = rows[0] ? frame.px(rows[0].x) : null;
   return (
     <div className="chart-drawing" ref={ref}>
-      <Legend lines={lines} />
-      <svg
-        className="chart-svg"
-        width={width}
-        height={height}
-        aria-hidden="true"
-        onPointerMove={onMove}
-        onPointerLeave={() => setHover(null)}
-      >
-        <Axes frame={frame} xFormat={x.format} yFormat={y.format} xLabel={x.label} />
-        <Markers markers={markers} top={frame.top} bottom={bottom} px={frame.px} />
-        {lines.map((l, i) => (
-          <g key={l.id} className="chart-line">
-            <path
-              className="chart-line-curve"
-              d={paths[i]}
-              fill="none"
-              stroke={l.stroke}
-              strokeWidth={l.width ?? 1.5}
-              strokeDasharray={l.dash}
-            />
-            {l.dots &&
-              l.points.map((p) => (
-                <circle key={p.x} cx={frame.px(p.x)} cy={frame.py(p.y)} r={3} fill={l.stroke} />
-              ))}
-          </g>
-        ))}
-        {guide !== null && <line className="chart-guide" x1={guide} x2={guide} y1={frame.top} y2={bottom} />}
-      </svg>
-      {rows.length > 0 && <Readout rows={rows} frame={frame} format={readout.x} />}
+      <Legend items={lines} />
+      <div className="chart-plot">
+        <svg
+          className="chart-svg"
+          width={width}
+          height={height}
+          aria-hidden="true"
+          onPointerMove={onMove}
+          onPointerLeave={() => setHover(null)}
+        >
+          <Axes frame={frame} xFormat={x.format} yFormat={y.format} xLabel={x.label} />
+          <Markers markers={markers} top={frame.top} bottom={bottom} px={frame.px} />
+          {lines.map((l, i) => (
+            <g key={l.id} className="chart-line">
+              <path
+                className="chart-line-curve"
+                d={paths[i]}
+                fill="none"
+                stroke={l.stroke}
+                strokeWidth={l.width ?? 1.5}
+                strokeDasharray={l.dash}
+              />
+              {l.dots &&
+                l.points.map((p) => (
+                  <circle key={p.x} cx={frame.px(p.x)} cy={frame.py(p.y)} r={3} fill={l.stroke} />
+                ))}
+            </g>
+          ))}
+          {guide !== null && (
+            <line className="chart-guide" x1={guide} x2={guide} y1={frame.top} y2={bottom} />
+          )}
+        </svg>
+        {rows.length > 0 && <Readout rows={rows} frame={frame} format={readout.x} />}
+      </div>
     </div>
   );
 });

@@ -1,4 +1,4 @@
-// A PNG of a chart on the page. The charts draw SVG (Recharts, or LineSvg for the live lines) whose
+// A PNG of a chart on the page. The charts draw plain SVG (`charts/svg`) whose
 // colours come from the page's CSS (theme variables), which a standalone SVG image would not see, so the
 // computed paint is copied inline first.
 
@@ -53,7 +53,7 @@ export async function chartPng(svg: SVGSVGElement, background: string): Promise<
 /** Every chart on the page with a name for its file: the figure's test id, or its position. */
 export function pageCharts(): { name: string; svg: SVGSVGElement }[] {
   return [...document.querySelectorAll<HTMLElement>('figure.chart')].flatMap((figure, i) => {
-    const svg = figure.querySelector<SVGSVGElement>('svg.recharts-surface, svg.chart-svg');
+    const svg = figure.querySelector<SVGSVGElement>('svg.chart-svg');
     return svg ? [{ name: figure.dataset.testid ?? `chart-${i + 1}`, svg }] : [];
   });
 }

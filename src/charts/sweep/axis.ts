@@ -1,5 +1,3 @@
-import { YAxis } from 'recharts';
-import { formatBytes } from '../../core/memory';
 import type { SweepRow } from '../../core/sweep';
 
 /** Values wider apart than this share a log axis: on a linear one the small ones lie on the floor. */
@@ -7,16 +5,21 @@ export const LOG_SPAN = 20;
 
 export type ByteAxis = { log: false } | { log: true; domain: [number, number]; ticks: number[] };
 
+/** Every byte value the chart draws: the rows' peaks and the simulated card. */
+export function byteValues(rows: readonly SweepRow[], budgetBytes: number | null): number[] {
+  return rows
+    .flatMap((r) => [r.measured, r.predicted, r.keras, r.kerasMixed])
+    .concat(budgetBytes ?? undefined)
+    .filter((v): v is number => v !== undefined && v > 0);
+}
+
 /**
  * The byte axis: linear from 0 when the values are of one size; otherwise logarithmic over whole
  * decades (ticks at 1, 2 and 5 when few decades are shown), so a 16 GB card under an 800 GB curve and
  * the batches that fit below it stay visible.
  */
 export function byteAxis(rows: readonly SweepRow[], budgetBytes: number | null): ByteAxis {
-  const values = rows
-    .flatMap((r) => [r.measured, r.predicted, r.keras, r.kerasMixed])
-    .concat(budgetBytes ?? undefined)
-    .filter((v): v is number => v !== undefined && v > 0);
+  const values = byteValues(rows, budgetBytes);
   const lo = Math.min(...values);
   const hi = Math.max(...values);
   if (values.length === 0 || hi / lo <= LOG_SPAN) return { log: false as const };
@@ -27,23 +30,4 @@ export function byteAxis(rows: readonly SweepRow[], budgetBytes: number | null):
   for (let e = from; e <= to; e++)
     for (const m of steps) if (m * 10 ** e <= 10 ** to) ticks.push(m * 10 ** e);
   return { log: true as const, domain: [10 ** from, 10 ** to] as [number, number], ticks };
-}
-
-/**
- * The Y axis element for a byte axis. A function, not a component: Recharts reads its axes and series
- * as direct children of the chart.
- */
-export function byteYAxis(axis: ByteAxis) {
-  return axis.log ? (
-    <YAxis
-      scale="log"
-      domain={axis.domain}
-      ticks={axis.ticks}
-      allowDataOverflow
-      tickFormatter={(b: number) => formatBytes(b)}
-      width={72}
-    />
-  ) : (
-    <YAxis domain={[0, 'auto']} tickFormatter={(b: number) => formatBytes(b)} width={72} />
-  );
 }
