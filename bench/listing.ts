@@ -2,9 +2,9 @@
 // production build, and the longest main-thread task meanwhile (PerformanceObserver 'longtask'), two
 // ways: through the folder input, as a chosen folder arrives there, and as a real directory dropped
 // on the drop zone (CDP Input.dispatchDragEvent with the folder's path, read from disk by the browser;
-// the lab lists its entries by name and opens the files afterwards). The directory picker cannot be
-// driven by a test: Playwright's file-chooser interception aborts it. Run alone with
-// `npx tsx bench/listing.ts [files]`.
+// the lab lists its entries by name and opens the files afterwards), with each long task's main-thread
+// CPU time from a Chrome trace. The directory picker cannot be driven by a test: Playwright's
+// file-chooser interception aborts it. Run alone with `npx tsx bench/listing.ts [files]`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { build, preview } from 'vite';
 import { findChromium } from '../e2e/chromium';
 import { drawShapeImage, encodePng, SHAPE_KINDS } from '../scripts/shapes';
 import { engineReady } from './engineReady';
+import { cpuOf, startTrace, traceEvents, tracedTasks } from './longTasks';
 
 /** How the folder reaches the lab. */
 export type ListingWay = 'folder input' | 'drop';
@@ -25,6 +26,12 @@ export interface ListingRow {
   /** Longest task that started after the action, until the check ended, ms. */ longestTaskMs: number;
   /** Longest task that started while listing (action → classes listed), ms. */ listingTaskMs: number;
   /** Longest task that started while files were opened and checked (listed → ready), ms. */ checkTaskMs: number;
+  /**
+   * The most main-thread CPU time of a long task in each phase (Chrome trace), ms: the page's and the
+   * browser's own work on the page thread; the rest of a task's length was spent waiting for a core.
+   */
+  listingCpuMs: number;
+  checkCpuMs: number;
   /**
    * The task that delivered the change or drop event: for the input, the browser building the whole
    * FileList before any page code runs, plus the lab's handler.
@@ -105,7 +112,10 @@ async function dropFolder(page: Page, dir: string): Promise<void> {
 }
 
 async function measure(page: Page, way: ListingWay, dir: string, files: number): Promise<ListingRow> {
-  await page.evaluate(() => ((window as unknown as { __actAt: number }).__actAt = performance.now()));
+  await startTrace(page);
+  await page.evaluate(
+    () => ((window as unknown as { __actAt: number }).__actAt = performance.mark('act').startTime),
+  );
   if (way === 'drop') await dropFolder(page, dir);
   else await page.getByTestId('folder-input').setInputFiles(dir);
   await page.waitForFunction(
@@ -113,6 +123,7 @@ async function measure(page: Page, way: ListingWay, dir: string, files: number):
     null,
     { timeout: 600_000, polling: 500 },
   );
+  const trace = await page.context().browser()!.stopTracing();
   const t = await page.evaluate(() => {
     const w = window as unknown as {
       __longTasks: [number, number][];
@@ -124,8 +135,11 @@ async function measure(page: Page, way: ListingWay, dir: string, files: number):
     const { __longTasks: tasks, __actAt: act, __eventAt: event, __listedAt: listed, __readyAt: ready } = w;
     return { tasks, act, event, listed, ready };
   });
-  const longest = (from: number, to: number) =>
-    Math.max(0, ...t.tasks.filter(([start, d]) => start + d > from && start < to).map(([, d]) => d));
+  const traced = tracedTasks(traceEvents(trace), 'act', t.act);
+  const during = (from: number, to: number) => t.tasks.filter(([start, d]) => start + d > from && start < to);
+  const longest = (from: number, to: number) => Math.max(0, ...during(from, to).map(([, d]) => d));
+  const mostCpu = (from: number, to: number) =>
+    Math.max(0, ...during(from, to).map((task) => cpuOf(traced, task)));
   const delivery = t.tasks.find(([start, d]) => start <= t.event && t.event <= start + d);
   return {
     way,
@@ -135,6 +149,8 @@ async function measure(page: Page, way: ListingWay, dir: string, files: number):
     longestTaskMs: longest(t.act, t.ready),
     listingTaskMs: longest(t.act, t.listed),
     checkTaskMs: longest(t.listed, t.ready),
+    listingCpuMs: mostCpu(t.act, t.listed),
+    checkCpuMs: mostCpu(t.listed, t.ready),
     deliveryTaskMs: delivery?.[1] ?? 0,
   };
 }
@@ -178,17 +194,18 @@ export function listingTable(rows: readonly ListingRow[]): string[] {
   const s = (t: number) => `${(t / 1000).toFixed(2)} s`;
   const ms = (t: number) => `${Math.round(t)} ms`;
   return [
-    '| folder | files | classes listed | ready (opened, checked) | longest task: listing | after listing | in all | delivery task |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| folder | files | classes listed | ready (opened, checked) | longest task: listing | after listing | in all | delivery task | most CPU in a task: listing | after listing |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map(
       (r) =>
-        `| ${r.way} | ${r.files} | ${s(r.listedMs)} | ${s(r.readyMs)} | ${ms(r.listingTaskMs)} | ${ms(r.checkTaskMs)} | ${ms(r.longestTaskMs)} | ${ms(r.deliveryTaskMs)} |`,
+        `| ${r.way} | ${r.files} | ${s(r.listedMs)} | ${s(r.readyMs)} | ${ms(r.listingTaskMs)} | ${ms(r.checkTaskMs)} | ${ms(r.longestTaskMs)} | ${ms(r.deliveryTaskMs)} | ${ms(r.listingCpuMs)} | ${ms(r.checkCpuMs)} |`,
     ),
     '',
     "Times from the user's action (files set on the folder input, or the folder dropped). The delivery",
     'task delivered the change or drop event: for the folder input it is the browser building the whole',
     'file list before any page code runs, which no page can spread; a drop is listed by name and its',
-    'files are opened a few at a time.',
+    'files are opened a few at a time. CPU: the main-thread CPU time of those tasks (Chrome trace); the',
+    "rest of a task's length was spent waiting for a core.",
   ];
 }
 

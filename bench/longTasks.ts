@@ -86,17 +86,19 @@ interface TraceEvent {
   args?: { name?: string };
 }
 
-/** Main-thread tasks of the traced page, in its clock: [start ms, CPU ms]. */
+/**
+ * Main-thread tasks of the traced page, in its clock: [start ms, CPU ms, wall ms]. The page's main
+ * thread is the one its user-timing mark `name` was recorded on, and `at` (the mark's time in the page)
+ * gives the offset between the two clocks.
+ */
 export function tracedTasks(
   events: readonly TraceEvent[],
-  marks: Record<string, number>,
-): [number, number][] {
-  // The page's main thread is the one its user-timing marks were recorded on; the mark gives the clocks' offset.
-  const stamp = events.find(
-    (e) => (e.ph === 'I' || e.ph === 'R') && e.name === 'train' && marks.train !== undefined,
-  );
-  if (!stamp) return [];
-  const offsetMs = stamp.ts / 1000 - marks.train!;
+  name: string,
+  at: number | undefined,
+): [number, number, number][] {
+  const stamp = events.find((e) => (e.ph === 'I' || e.ph === 'R') && e.name === name && at !== undefined);
+  if (!stamp || at === undefined) return [];
+  const offsetMs = stamp.ts / 1000 - at;
   return events
     .filter(
       (e) =>
@@ -105,7 +107,33 @@ export function tracedTasks(
         e.pid === stamp.pid &&
         e.tid === stamp.tid,
     )
-    .map((e) => [e.ts / 1000 - offsetMs, (e.tdur ?? 0) / 1000]);
+    .map((e) => [e.ts / 1000 - offsetMs, (e.tdur ?? 0) / 1000, (e.dur ?? 0) / 1000]);
+}
+
+/**
+ * A long task's CPU time: that of the traced task starting within 1 ms of it whose length is nearest
+ * its own (a short task may start in the same millisecond); its whole length where none does.
+ */
+export function cpuOf(
+  traced: readonly [number, number, number][],
+  [start, d]: readonly [number, number],
+): number {
+  let best: [number, number, number] | undefined;
+  for (const t of traced)
+    if (Math.abs(t[0] - start) < 1 && (!best || Math.abs(t[2] - d) < Math.abs(best[2] - d))) best = t;
+  return best?.[1] ?? d;
+}
+
+/** Parses a Chrome trace as Browser.stopTracing returns it. */
+export const traceEvents = (trace: Buffer) =>
+  (JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
+
+/** Starts a Chrome trace of the page's main-thread tasks and user-timing marks. */
+export async function startTrace(page: Page): Promise<void> {
+  await page
+    .context()
+    .browser()!
+    .startTracing(page, { categories: ['toplevel', 'blink.user_timing'] });
 }
 
 /** Tiny 32 px, 1+1 epochs on the built-in sample, as the e2e journeys train; stamps the first step. */
@@ -121,10 +149,7 @@ async function trainSample(page: Page): Promise<Buffer> {
     ['fine-tune-epochs', '1'],
   ] as const)
     await page.getByTestId(id).fill(v);
-  await page
-    .context()
-    .browser()!
-    .startTracing(page, { categories: ['toplevel', 'blink.user_timing'] });
+  await startTrace(page);
   await mark(page, 'train');
   await page.getByTestId('train').click();
   await until(page, 's.run.batches.length > 0');
@@ -149,12 +174,10 @@ async function phases(page: Page, trace: Buffer): Promise<LongTaskPhase[]> {
   });
   const m = marks as Record<'train' | 'firstStep' | 'trained' | 'folder' | 'change' | 'listed', number>;
   const changeTask = tasks.find(([start, d]) => start <= m.change && m.change <= start + d);
-  const traced = tracedTasks((JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] }).traceEvents, m);
-  /** A long task's CPU time: the traced task starting within 1 ms of it; its length where none does. */
-  const cpuOf = ([start, d]: [number, number]) => traced.find(([t]) => Math.abs(t - start) < 1)?.[1] ?? d;
+  const traced = tracedTasks(traceEvents(trace), 'train', m.train);
   const phase = (name: string, from: number, to: number, without?: [number, number]): LongTaskPhase => {
     const inside = tasks.filter((t) => t !== without && t[0] >= from && t[0] < to);
-    const cpu = from >= m.train && to <= m.trained ? inside.map(cpuOf) : null;
+    const cpu = from >= m.train && to <= m.trained ? inside.map((t) => cpuOf(traced, t)) : null;
     return {
       phase: name,
       ms: to - from,
