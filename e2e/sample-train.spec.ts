@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Download, type Page } from '@playwright/test';
 import * as tf from '@tensorflow/tfjs';
 import { unzipSync } from 'fflate';
 // The lab's two own layer classes (Keras' Normalization, and BatchNormalization that stays in inference
@@ -295,6 +295,37 @@ test('the memory timeline CSV has one row per sample the store held', async () =
   expect(rows[0]).toBe('t_ms,live_bytes,num_tensors,gpu_bytes,allocated_bytes');
   expect(rows.length - 1).toBeGreaterThanOrEqual(before);
   expect(rows.length - 1).toBeLessThanOrEqual(after);
+});
+
+test('every chart on the page saves as a PNG of its drawing, at twice its size', async () => {
+  const drawn = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('figure.chart')].flatMap((f) => {
+      const svg = f.querySelector('svg.chart-svg');
+      return svg ? [{ name: `${f.dataset.testid}.png`, width: svg.getBoundingClientRect().width }] : [];
+    }),
+  );
+  expect(drawn.map((d) => d.name)).toEqual(
+    expect.arrayContaining(['memory-timeline.png', 'planner-curve-chart.png']),
+  );
+  const saved: { name: string; bytes: Buffer }[] = [];
+  const onDownload = (d: Download) =>
+    void d.path().then((path) => saved.push({ name: d.suggestedFilename(), bytes: readFileSync(path) }));
+  page.on('download', onDownload);
+  await resultsPanel(page).getByRole('button', { name: 'Charts (PNG)' }).click();
+  await expect(
+    resultsPanel(page).getByRole('group', { name: 'Measurements' }).getByRole('status'),
+  ).toHaveText(`Saved ${drawn.length} charts.`);
+  await expect.poll(() => saved.length).toBe(drawn.length);
+  page.off('download', onDownload);
+  for (const { name, width } of drawn) {
+    const png = saved.find((f) => f.name === name)?.bytes;
+    expect(png, name).toBeDefined();
+    expect(png!.subarray(1, 4).toString('latin1'), name).toBe('PNG');
+    // IHDR: the width in pixels, twice the drawing's CSS width.
+    expect(png!.readUInt32BE(16), name).toBe(Math.max(1, Math.round(width * 2)));
+    // Lines, ticks and labels: far more than a blank canvas of that size compresses to.
+    expect(png!.length, name).toBeGreaterThan(5000);
+  }
 });
 
 test('the Keras script names the architecture, size, batch, the chosen layers and the remedies', async () => {
