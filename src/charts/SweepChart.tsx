@@ -1,13 +1,14 @@
 // The peak-vs-batch (or size) chart of the sweep and the planner, drawn as plain SVG: a Recharts line
 // chart measured its tick labels in the DOM and re-rendered dozens of components on each redraw, which
 // traced as 67–107 ms tasks while a dropped folder's files were opened and the planner redrew.
-import { memo, useMemo, useState, type PointerEvent } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { ChartSummary } from './ChartSummary';
 import { formatBytes } from '../core/memory';
 import type { SweepRow } from '../core/sweep';
 import { Axes } from './svg/Axes';
 import { pathOf } from './svg/layout';
-import { crossPath, Legend } from './svg/Legend';
+import { ChartPlot } from './svg/ChartPlot';
+import { crossPath } from './svg/Legend';
 import { Readout, type ReadoutRow } from './svg/Readout';
 import type { SvgLine, SvgPoint } from './svg/types';
 import { useWidth } from './svg/useWidth';
@@ -162,16 +163,16 @@ function SweepDrawing({ xLabel, rows, budgetBytes, lines, ooms }: DrawingProps) 
   const [ref, width] = useWidth<HTMLDivElement>();
   const [hover, setHover] = useState<number | null>(null);
   const frame = useMemo(() => sweepFrame(rows, budgetBytes, { ...BOX, width }), [rows, budgetBytes, width]);
-  const onMove = (e: PointerEvent<SVGSVGElement>) => {
-    const px = e.clientX - e.currentTarget.getBoundingClientRect().left;
+  const onHover = (px: number | null) =>
     setHover(
-      nearestX(
-        rows.map((r) => r.x),
-        px,
-        frame.px,
-      ) ?? null,
+      px === null
+        ? null
+        : (nearestX(
+            rows.map((r) => r.x),
+            px,
+            frame.px,
+          ) ?? null),
     );
-  };
   const bottom = frame.top + frame.height;
   const hovered = rows.find((r) => r.x === hover);
   const readout = hovered ? hoverRows(lines, hovered) : [];
@@ -180,33 +181,29 @@ function SweepDrawing({ xLabel, rows, budgetBytes, lines, ooms }: DrawingProps) 
     ...(ooms.length > 0 ? [{ id: 'oom', name: 'out of memory', stroke: OOM, mark: 'cross' as const }] : []),
   ];
   return (
-    <div className="chart-drawing" ref={ref}>
-      <Legend items={legend} />
-      <div className="chart-plot">
-        <svg
-          className="chart-svg"
-          width={width}
-          height={BOX.height}
-          aria-hidden="true"
-          onPointerMove={onMove}
-          onPointerLeave={() => setHover(null)}
-        >
-          <Axes frame={frame} xFormat={String} yFormat={formatBytes} xLabel={xLabel} />
-          {budgetBytes !== null && <BudgetMarks budgetBytes={budgetBytes} frame={frame} />}
-          <Curves lines={lines} ooms={ooms} frame={frame} />
-          {hovered && (
-            <line
-              className="chart-guide"
-              x1={frame.px(hovered.x)}
-              x2={frame.px(hovered.x)}
-              y1={frame.top}
-              y2={bottom}
-            />
-          )}
-        </svg>
-        {readout.length > 0 && <Readout rows={readout} frame={frame} format={(x) => `${xLabel} ${x}`} />}
-      </div>
-    </div>
+    <ChartPlot
+      drawingRef={ref}
+      legend={legend}
+      width={width}
+      height={BOX.height}
+      onHover={onHover}
+      readout={
+        readout.length > 0 && <Readout rows={readout} frame={frame} format={(x) => `${xLabel} ${x}`} />
+      }
+    >
+      <Axes frame={frame} xFormat={String} yFormat={formatBytes} xLabel={xLabel} />
+      {budgetBytes !== null && <BudgetMarks budgetBytes={budgetBytes} frame={frame} />}
+      <Curves lines={lines} ooms={ooms} frame={frame} />
+      {hovered && (
+        <line
+          className="chart-guide"
+          x1={frame.px(hovered.x)}
+          x2={frame.px(hovered.x)}
+          y1={frame.top}
+          y2={bottom}
+        />
+      )}
+    </ChartPlot>
   );
 }
 

@@ -2,10 +2,10 @@
 // (loss, accuracy, memory over time): a Recharts line chart re-renders dozens of components, measures
 // every tick label in the DOM and runs its own store on each redraw, which traced as the page's long
 // tasks (70–900 ms each on a loaded 2-core machine); this draws the same lines in a few milliseconds.
-import { memo, useMemo, useState, type PointerEvent } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { Axes } from './Axes';
 import { frameOf, pathOf, type AxisSpec } from './layout';
-import { Legend } from './Legend';
+import { ChartPlot } from './ChartPlot';
 import { Readout, readoutRows } from './Readout';
 import type { SvgLine, SvgMarker } from './types';
 import { useWidth } from './useWidth';
@@ -65,50 +65,41 @@ export const LineSvg = memo(function LineSvg({ lines, markers = [], height, x, y
     [lines, width, height, x, y],
   );
   const paths = useMemo(() => lines.map((l) => pathOf(l.points, frame)), [lines, frame]);
-  const onMove = (e: PointerEvent<SVGSVGElement>) => {
-    const px = e.clientX - e.currentTarget.getBoundingClientRect().left;
+  const onHover = (px: number | null) => {
     const [x0, x1] = frame.xDomain;
-    setHover(x0 + ((px - frame.left) / frame.width) * (x1 - x0));
+    setHover(px === null ? null : x0 + ((px - frame.left) / frame.width) * (x1 - x0));
   };
   const bottom = frame.top + frame.height;
   const rows = hover === null ? [] : readoutRows(lines, hover, readout.y);
   const guide = rows[0] ? frame.px(rows[0].x) : null;
   return (
-    <div className="chart-drawing" ref={ref}>
-      <Legend items={lines} />
-      <div className="chart-plot">
-        <svg
-          className="chart-svg"
-          width={width}
-          height={height}
-          aria-hidden="true"
-          onPointerMove={onMove}
-          onPointerLeave={() => setHover(null)}
-        >
-          <Axes frame={frame} xFormat={x.format} yFormat={y.format} xLabel={x.label} />
-          <Markers markers={markers} top={frame.top} bottom={bottom} px={frame.px} />
-          {lines.map((l, i) => (
-            <g key={l.id} className="chart-line">
-              <path
-                className="chart-line-curve"
-                d={paths[i]}
-                fill="none"
-                stroke={l.stroke}
-                strokeWidth={l.width ?? 1.5}
-                strokeDasharray={l.dash}
-              />
-              {l.dots &&
-                l.points.map((p) => (
-                  <circle key={p.x} cx={frame.px(p.x)} cy={frame.py(p.y)} r={3} fill={l.stroke} />
-                ))}
-            </g>
-          ))}
-          {guide !== null && (
-            <line className="chart-guide" x1={guide} x2={guide} y1={frame.top} y2={bottom} />
-          )}
-        </svg>
-        {rows.length > 0 && <Readout rows={rows} frame={frame} format={readout.x} />}
-      </div>
-    </div>
+    <ChartPlot
+      drawingRef={ref}
+      legend={lines}
+      width={width}
+      height={height}
+      onHover={onHover}
+      readout={rows.length > 0 && <Readout rows={rows} frame={frame} format={readout.x} />}
+    >
+      <Axes frame={frame} xFormat={x.format} yFormat={y.format} xLabel={x.label} />
+      <Markers markers={markers} top={frame.top} bottom={bottom} px={frame.px} />
+      {lines.map((l, i) => (
+        <g key={l.id} className="chart-line">
+          <path
+            className="chart-line-curve"
+            d={paths[i]}
+            fill="none"
+            stroke={l.stroke}
+            strokeWidth={l.width ?? 1.5}
+            strokeDasharray={l.dash}
+          />
+          {l.dots &&
+            l.points.map((p) => (
+              <circle key={p.x} cx={frame.px(p.x)} cy={frame.py(p.y)} r={3} fill={l.stroke} />
+            ))}
+        </g>
+      ))}
+      {guide !== null && <line className="chart-guide" x1={guide} x2={guide} y1={frame.top} y2={bottom} />}
+    </ChartPlot>
   );
 });
