@@ -9,7 +9,7 @@ const LONG = /(workshop-preset|budget-oom|sweep|techniques)\.spec\.ts/;
 /**
  * Every journey starts with the backend set to webgpu, as if the user had chosen it: the lab's main
  * path, whose memory model, error scopes and device loss the journeys check. Left on auto, this
- * machine's software adapter would put WebGL first (core/backend); backend.spec checks auto itself.
+ * machine's software adapter would put WebGL first (core/device/backend); backend.spec checks auto itself.
  */
 const webgpuChosen = {
   cookies: [],

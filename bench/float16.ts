@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
-import { trainableLayers } from '../src/core/modelSpec';
-import { planTfjs, type PlanInput } from '../src/core/planner';
-import { keptBoundaryBytes } from '../src/core/plannerCheckpoint';
+import { trainableLayers } from '../src/core/model/modelSpec';
+import { planTfjs, type PlanInput } from '../src/core/planner/planner';
+import { keptBoundaryBytes } from '../src/core/planner/checkpoint';
 import { describeModel } from '../src/ml/memory/describe';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../src/ml/models/efficientnet';
 import { noiseBatch } from '../src/ml/train/fixtures';

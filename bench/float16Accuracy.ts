@@ -1,11 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
-import type { ComputeKind } from '../src/core/adapterKind';
-import { augmentIsOff } from '../src/core/config';
-import { defaultsFor } from '../src/core/settings';
-import { stratifiedSplit } from '../src/core/split';
-import { featureCache } from '../src/core/techniques';
-import { fineTunedBackbone } from '../src/core/trainable';
-import type { TrainConfig } from '../src/core/trainConfig';
+import type { ComputeKind } from '../src/core/device/adapterKind';
+import { augmentIsOff } from '../src/core/data/augment';
+import { defaultsFor } from '../src/core/settings/settings';
+import { stratifiedSplit } from '../src/core/data/split';
+import { featureCache } from '../src/core/settings/techniques';
+import { fineTunedBackbone } from '../src/core/settings/trainable';
+import type { TrainConfig } from '../src/core/settings/trainConfig';
 import { makeDataset, type DecodedImage, type PipelineItem } from '../src/ml/data/pipeline';
 import { buildClassifier } from '../src/ml/models/registry';
 import { runTraining, type PhasePlan } from '../src/ml/train/runLoop';

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
-import { DEFAULT_AUGMENT } from '../src/core/config';
-import type { AugmentOn } from '../src/core/pixels';
-import { createRng } from '../src/core/rng';
+import { DEFAULT_AUGMENT } from '../src/core/data/augment';
+import type { AugmentOn } from '../src/core/data/pixels';
+import { createRng } from '../src/core/data/rng';
 import { makeDataset, type Batch, type DecodedImage, type PipelineItem } from '../src/ml/data/pipeline';
 import type { BenchRow, BenchSide } from './types';
 

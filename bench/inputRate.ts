@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import type { ImageSource } from '../src/core/protocol';
-import { DEFAULT_TRAIN_CONFIG } from '../src/core/settings';
+import type { ImageSource } from '../src/core/run/protocol';
+import { DEFAULT_TRAIN_CONFIG } from '../src/core/settings/settings';
 import { decodeImage } from '../src/browser/decode';
 import { makeDataset, type PipelineItem } from '../src/ml/data/pipeline';
 import { buildClassifier } from '../src/ml/models/registry';

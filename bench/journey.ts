@@ -171,7 +171,7 @@ async function journey(page: Page, limitMs: number): Promise<JourneyRow> {
 
 /**
  * Serves the app (random port, dev build with the store handle), runs the journey, and times it.
- * `query` is a settings link (core/urlSettings) for measuring a candidate default; none for the defaults.
+ * `query` is a settings link (core/settings/url) for measuring a candidate default; none for the defaults.
  */
 export async function journeyRow(limitS = 900, query = ''): Promise<JourneyRow> {
   const server = await createServer({

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
-import { trainableLayers } from '../src/core/modelSpec';
-import { planTfjs } from '../src/core/planner';
-import { DEFAULT_TRAIN_CONFIG } from '../src/core/settings';
+import { trainableLayers } from '../src/core/model/modelSpec';
+import { planTfjs } from '../src/core/planner/planner';
+import { DEFAULT_TRAIN_CONFIG } from '../src/core/settings/settings';
 import { startRunProbes } from '../src/browser/runProbes';
 import { describeModel } from '../src/ml/memory/describe';
 import { onKernel } from '../src/ml/memory/kernelHook';
@@ -132,7 +132,7 @@ export async function overheadRows(opts: OverheadOptions): Promise<BenchRow[]> {
   const plainOptimizer = tf.train.adam(DEFAULT_TRAIN_CONFIG.fineTuneLearningRate);
   const variables = model.trainableWeights.map((w) => w.read() as tf.Variable);
   const spec = describeModel(model, backboneLayerCount);
-  // The planner's forward + backward FLOPs of this step (core/plannerRecipes stepFlops), for FLOP/s.
+  // The planner's forward + backward FLOPs of this step (core/planner/recipes stepFlops), for FLOP/s.
   const { flops } = planTfjs({
     spec,
     batch: BATCH,

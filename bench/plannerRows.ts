@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import { trainableLayers, type ModelSpec } from '../src/core/modelSpec';
-import { planKeras, planTfjs, predictionError } from '../src/core/planner';
+import { trainableLayers, type ModelSpec } from '../src/core/model/modelSpec';
+import { planKeras, planTfjs, predictionError } from '../src/core/planner/planner';
 import { describeModel } from '../src/ml/memory/describe';
 import type { Classifier } from '../src/ml/models/head';
 import { labFamilyModel, noiseBatch, smallEfficientNetV2 } from '../src/ml/train/fixtures';

@@ -1,5 +1,5 @@
-import { achievedFlops } from '../src/core/adapterKind';
-import { predictionError } from '../src/core/planner';
+import { achievedFlops } from '../src/core/device/adapterKind';
+import { predictionError } from '../src/core/planner/planner';
 import type { PlannerRow } from './plannerRows';
 import type { BenchRow, BenchSide } from './types';
 

@@ -1,6 +1,6 @@
 import { decodeImage } from '../src/browser/decode';
-import { computeKind, type ComputeKind } from '../src/core/adapterKind';
-import { DEFAULT_TRAIN_CONFIG } from '../src/core/settings';
+import { computeKind, type ComputeKind } from '../src/core/device/adapterKind';
+import { DEFAULT_TRAIN_CONFIG } from '../src/core/settings/settings';
 import { loadSample, type Sample } from './float16Accuracy';
 
 /**

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
-import { trainableLayers, type ModelSpec } from '../src/core/modelSpec';
-import { planTfjs } from '../src/core/planner';
-import type { TrainingPhase } from '../src/core/trainConfig';
+import { trainableLayers, type ModelSpec } from '../src/core/model/modelSpec';
+import { planTfjs } from '../src/core/planner/planner';
+import type { TrainingPhase } from '../src/core/settings/trainConfig';
 import { describeModel } from '../src/ml/memory/describe';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../src/ml/models/efficientnet';
 import { noiseBatch } from '../src/ml/train/fixtures';

@@ -27,7 +27,7 @@ test('precision experiment: WebGL float16 textures with dynamic loss scaling, re
   expect(last.nextScale).toBeLessThan(32768);
   await expect(page.getByTestId('loss-scale')).toContainText('updates skipped for non-finite gradients');
 
-  // Back to float32 on auto, which on this machine's software WebGPU adapter is WebGL (core/backend).
+  // Back to float32 on auto, which on this machine's software WebGPU adapter is WebGL (core/device/backend).
   await page.getByTestId('precision-f16').uncheck();
   await expect.poll(async () => storeValue(page, 'engine.backend.requested')).toBe('auto');
   await expect(page.getByTestId('f16-textures')).toHaveCount(0);

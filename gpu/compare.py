@@ -3,7 +3,7 @@
     python3 gpu/compare.py measured.jsonl predicted.jsonl
 
 Error is (predicted - measured) / measured, in percent of the measurement, as the lab's
-predictionError (src/core/planner.ts) signs it: positive where the planner over-predicts. The weights'
+predictionError (src/core/planner/planner.ts) signs it: positive where the planner over-predicts. The weights'
 count is checked too: the planner's weights (bytes / 4) against Keras' count_params().
 """
 

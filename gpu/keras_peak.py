@@ -2,7 +2,7 @@
 
 The model is the lab's (and the seed's, ../shared/design/OOM-CONTEXT.md): keras.applications
 EfficientNetV2L(include_top=False, include_preprocessing=True, weights=None) at 300x500x3, called with
-training=False as the lab's generated Keras script calls it (src/core/kerasScriptParts.ts), then the
+training=False as the lab's generated Keras script calls it (src/core/export/scriptParts.ts), then the
 seed's head (GlobalAveragePooling2D, Dropout 0.2, Dense 128 relu, Dropout 0.2, Dense 6 softmax, float32
 under mixed precision). Phase 2 of the seed: every layer trainable, Adam(1e-4), sparse categorical
 cross-entropy. Weights are random (weights=None): memory does not depend on their values.

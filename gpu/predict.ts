@@ -12,10 +12,10 @@
  *   npx tsx gpu/predict.ts --model v2-s --height 224 --width 224 --batches 2,8 --classes 6
  */
 import * as tf from '@tensorflow/tfjs';
-import type { ModelId } from '../src/core/models';
-import { planInput, planKeras, type Precision } from '../src/core/planner';
-import { DEFAULT_TRAIN_CONFIG } from '../src/core/settings';
-import type { TrainConfig } from '../src/core/trainConfig';
+import type { ModelId } from '../src/core/model/models';
+import { planInput, planKeras, type Precision } from '../src/core/planner/planner';
+import { DEFAULT_TRAIN_CONFIG } from '../src/core/settings/settings';
+import type { TrainConfig } from '../src/core/settings/trainConfig';
 import { describeModel } from '../src/ml/memory/describe';
 import { buildClassifier, modelInfo } from '../src/ml/models/registry';
 

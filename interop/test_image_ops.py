@@ -1,5 +1,5 @@
 """TensorFlow's image ops equal the lab's pipeline ops, both the tensor path (src/ml/data/augment.ts:
-flip, brightness, contrast) and the host path (src/core/pixels.ts: resize, resize + flip, brightness,
+flip, brightness, contrast) and the host path (src/core/data/pixels.ts: resize, resize + flip, brightness,
 contrast), within 1e-3 on the 0-255 scale. Goldens come from tf.image here. The tensor path has no resize:
 the pipeline always resizes on the host, before an image becomes a tensor."""
 

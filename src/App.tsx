@@ -1,25 +1,25 @@
-import { BackendBadge } from './components/BackendBadge';
+import { BackendBadge } from './components/run/BackendBadge';
 import { ClassResultsPanel } from './components/classResults/ClassResultsPanel';
-import { DatasetPanel } from './components/DatasetPanel';
+import { DatasetPanel } from './components/dataset/DatasetPanel';
 import { ExperimentsPanel } from './components/experiments/ExperimentsPanel';
-import { LayersPanel } from './components/LayersPanel';
-import { LessonsPanel } from './components/LessonsPanel';
-import { LogPanel } from './components/LogPanel';
-import { MemoryPanel } from './components/MemoryPanel';
-import { MetricsPanel } from './components/MetricsPanel';
-import { Notice } from './components/Notice';
-import { OomPanel } from './components/OomPanel';
-import { PlannerPanel } from './components/PlannerPanel';
-import { PreviewGrid } from './components/PreviewGrid';
+import { LayersPanel } from './components/explorer/LayersPanel';
+import { LessonsPanel } from './components/oom/LessonsPanel';
+import { LogPanel } from './components/run/LogPanel';
+import { MemoryPanel } from './components/memory/MemoryPanel';
+import { MetricsPanel } from './components/run/MetricsPanel';
+import { Notice } from './components/ui/Notice';
+import { OomPanel } from './components/oom/OomPanel';
+import { PlannerPanel } from './components/planner/PlannerPanel';
+import { PreviewGrid } from './components/dataset/PreviewGrid';
 import { ResultsPanel } from './components/results/ResultsPanel';
-import { ResumeNotice } from './components/ResumeNotice';
-import { RunBar } from './components/RunBar';
-import { RunPanel } from './components/RunPanel';
-import { SettingsPanel } from './components/SettingsPanel';
-import { SweepSection } from './components/SweepSection';
+import { ResumeNotice } from './components/run/ResumeNotice';
+import { RunBar } from './components/run/RunBar';
+import { RunPanel } from './components/run/RunPanel';
+import { SettingsPanel } from './components/settings/SettingsPanel';
+import { SweepSection } from './components/sweep/SweepSection';
 import { HistoryPanel } from './components/workshop/HistoryPanel';
 import { WorkshopBar } from './components/workshop/WorkshopBar';
-import './components/panels.css';
+import './components/ui/panels.css';
 
 /**
  * Cause and effect on one screen: the work area (data, settings, layers, runs, sweeps) scrolls on the

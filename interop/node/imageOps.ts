@@ -1,6 +1,6 @@
 // The lab's image ops on images Python wrote, through both paths the pipeline has: the tensor ops of
 // src/ml/data/augment.ts (flip, brightness, contrast; resizing happens only on the host) and the host
-// (plain TypeScript) ops of src/core/pixels.ts (resize, resize + flip, brightness, contrast). Writes
+// (plain TypeScript) ops of src/core/data/pixels.ts (resize, resize + flip, brightness, contrast). Writes
 // each result as float32 for interop/test_image_ops.py to compare with tf.image.
 import * as tf from '@tensorflow/tfjs';
 import {
@@ -8,7 +8,7 @@ import {
   adjustContrastRgb,
   resizeBilinearRgb,
   type Pixels,
-} from '../../src/core/pixels';
+} from '../../src/core/data/pixels';
 import { adjustBrightness, adjustContrast, flipLeftRight } from '../../src/ml/data/augment';
 import { cpu, readFloat32, readJob, writeAnswer, writeFloat32 } from './common';
 

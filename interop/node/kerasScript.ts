@@ -1,12 +1,12 @@
 // Writes the lab's Keras script for settings Python chose, exactly as the results panel does: the lab's
 // default settings with the job's changes, checked by the lab's validator, the model described by the
-// planner's path (built with zero weights, described, freed), then core/kerasScript. interop/
+// planner's path (built with zero weights, described, freed), then core/export/kerasScript. interop/
 // test_keras_script.py runs what it writes.
 import { writeFileSync } from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
-import { kerasScript, kerasScriptInputFor, type KerasRemedies } from '../../src/core/kerasScript';
-import { DEFAULT_TRAIN_CONFIG, validateTrainConfig } from '../../src/core/settings';
-import type { TrainConfig } from '../../src/core/trainConfig';
+import { kerasScript, kerasScriptInputFor, type KerasRemedies } from '../../src/core/export/kerasScript';
+import { DEFAULT_TRAIN_CONFIG, validateTrainConfig } from '../../src/core/settings/settings';
+import type { TrainConfig } from '../../src/core/settings/trainConfig';
 import { describeModel } from '../../src/ml/memory/describe';
 import { buildClassifier } from '../../src/ml/models/registry';
 import { cpu, readJob, writeAnswer } from './common';

@@ -3,7 +3,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { buildClassifier, type ModelId } from '../../src/ml/models/registry';
 import { Trainer } from '../../src/ml/train/trainer';
-import type { TrainingPhase } from '../../src/core/trainConfig';
+import type { TrainingPhase } from '../../src/core/settings/trainConfig';
 import { assignWeights } from '../../src/ml/weights';
 import { cpu, readFloat32, readJob, writeAnswer } from './common';
 import { manifestSource, writeModelWeights } from './manifest';

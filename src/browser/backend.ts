@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 // Registers the 'webgpu' backend (only when navigator.gpu exists).
 import '@tensorflow/tfjs-backend-webgpu';
-import { computeKind } from '../core/adapterKind';
+import { computeKind } from '../core/device/adapterKind';
 import {
   backendCandidates,
   softwareWebGPUReason,
@@ -9,7 +9,7 @@ import {
   type BackendName,
   type BackendRequest,
   type WebGPUProbe,
-} from '../core/backend';
+} from '../core/device/backend';
 import { webglContext, webgpuAdapter, webgpuDevice } from '../ml/tfjsInternals';
 
 /** The adapter's own description, kept when WebGPU is probed (tfjs 4.22 keeps only vendor and architecture). */
@@ -18,7 +18,7 @@ let probedAdapter: ProbedAdapter | null = null;
 /**
  * What the probed adapter says of itself: its description (e.g. 'SwiftShader Device (Subzero)'), with
  * 'fallback adapter' added when the browser flags it as one (a software implementation), so that
- * core/adapterKind can tell an emulated GPU from a real one.
+ * core/device/adapterKind can tell an emulated GPU from a real one.
  */
 function adapterDescription(): string {
   if (!probedAdapter) return '';
@@ -69,7 +69,7 @@ async function webgpuUnavailableReason(): Promise<string | null> {
 
 /**
  * What auto needs to know of WebGPU before it picks an order: its adapter, and whether that is software,
- * judged by core/adapterKind on the same words the badge's BackendInfo.adapter will carry.
+ * judged by core/device/adapterKind on the same words the badge's BackendInfo.adapter will carry.
  */
 async function probeWebGPU(): Promise<WebGPUProbe | null> {
   if ((await webgpuUnavailableReason()) || !probedAdapter) return null;

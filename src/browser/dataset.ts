@@ -1,5 +1,5 @@
-import type { DatasetPayload, SourceItem } from '../core/protocol';
-import type { TrainConfig } from '../core/trainConfig';
+import type { DatasetPayload, SourceItem } from '../core/run/protocol';
+import type { TrainConfig } from '../core/settings/trainConfig';
 import { makeDataset, type PipelineItem } from '../ml/data/pipeline';
 import { decodeImage } from './decode';
 

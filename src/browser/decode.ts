@@ -1,5 +1,5 @@
-import { decodeSize, HEADER_BYTES, imageSize, tooLargeToDecode, type Size } from '../core/imageSize';
-import type { ImageSource } from '../core/protocol';
+import { decodeSize, HEADER_BYTES, imageSize, tooLargeToDecode, type Size } from '../core/data/imageSize';
+import type { ImageSource } from '../core/run/protocol';
 import type { DecodedImage } from '../ml/data/pipeline';
 
 /** The bytes of an image source; the error names the file. */

@@ -2,7 +2,7 @@
 // it about 3 ms of script per image (reading each file's header and size, then createImageBitmap),
 // where handing a file to the worker costs about a third of that. The files go over in slices of a few
 // milliseconds so no task of the page's is long.
-import type { ImageSource } from '../core/protocol';
+import type { ImageSource } from '../core/run/protocol';
 
 /** One image to check. */
 export interface CheckItem {

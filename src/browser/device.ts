@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { EngineEvent, ProvokeResult } from '../core/protocol';
+import type { EngineEvent, ProvokeResult } from '../core/run/protocol';
 import { ResourceExhaustedError } from '../ml/memory/budget';
 import { LargestAllocation } from '../ml/memory/recorder';
 import { readMemory } from '../ml/memory/sampler';

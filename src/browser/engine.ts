@@ -1,7 +1,7 @@
 import type * as tf from '@tensorflow/tfjs';
-import type { BackendInfo, BackendRequest } from '../core/backend';
-import type { ModelSpec } from '../core/modelSpec';
-import type { ModelId } from '../core/models';
+import type { BackendInfo, BackendRequest } from '../core/device/backend';
+import type { ModelSpec } from '../core/model/modelSpec';
+import type { ModelId } from '../core/model/models';
 import type {
   DatasetPayload,
   EngineCalls,
@@ -14,13 +14,13 @@ import type {
   ModelFile,
   WeightsLoaded,
   WeightsReport,
-} from '../core/protocol';
-import { predictedLargestBatch } from '../core/batchSearch';
-import { batchesPerEpoch } from '../core/schedule';
-import { planRunPoint, type SweepGrid, type SweepPoint, type SweepPreset } from '../core/sweep';
-import { graphSweepGrid } from '../core/graphChoice';
-import { featureCache } from '../core/techniques';
-import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
+} from '../core/run/protocol';
+import { predictedLargestBatch } from '../core/sweep/batchSearch';
+import { batchesPerEpoch } from '../core/settings/schedule';
+import { planRunPoint, type SweepGrid, type SweepPoint, type SweepPreset } from '../core/sweep/sweep';
+import { graphSweepGrid } from '../core/sweep/graphChoice';
+import { featureCache } from '../core/settings/techniques';
+import type { TrainConfig, TrainingPhase } from '../core/settings/trainConfig';
 import { ResourceExhaustedError } from '../ml/memory/budget';
 import { trackLayers } from '../ml/memory/layerContext';
 import { readMemory } from '../ml/memory/sampler';
@@ -40,7 +40,7 @@ import { previewImages } from './preview';
 import { startRunProbes, type RunProbes } from './runProbes';
 import { measurePoint, searchLargestBatch, sweepGrid, type PointRunner } from './sweep';
 
-/** A saved run to continue: where, and the trainer's state there (core/resume). */
+/** A saved run to continue: where, and the trainer's state there (core/run/resume). */
 type SavedState = NonNullable<EngineCalls['train']['request']['resume']>;
 
 /** What a run that ran out of memory returns, with the phase it was in. */
@@ -251,7 +251,7 @@ export class LabEngine {
     emit: (e: EngineEvent) => void,
   ): Promise<SweepPoint[]> {
     this.stopRequested = false;
-    // A graph model's sweep measures what its run trains, at its own size (core/graphChoice).
+    // A graph model's sweep measures what its run trains, at its own size (core/sweep/graphChoice).
     const graph = this.models.graphFor(config);
     const measured = graph ? graphSweepGrid(grid, graph.height) : grid;
     const points = await sweepGrid(measured, this.pointRunner(config, numClasses, emit));

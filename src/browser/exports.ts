@@ -1,6 +1,6 @@
 // Files that leave the lab: the exported model packed for one download.
 import { strToU8, zipSync } from 'fflate';
-import type { ModelFile } from '../core/protocol';
+import type { ModelFile } from '../core/run/protocol';
 
 /** One file to save, as the page hands it to the browser's download. */
 export interface DownloadFile {

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
-import type { TrainConfig } from '../core/trainConfig';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
+import type { TrainConfig } from '../core/settings/trainConfig';
 import { buildClassifier } from '../ml/models/registry';
 import { tfjsLayersFiles } from '../ml/weights/export';
 import { NSFWJS_INPUT_SCALE } from '../ml/weights/nsfwjs';

@@ -1,9 +1,9 @@
 import type * as tf from '@tensorflow/tfjs';
-import type { LayerNames } from '../core/layerTable';
-import type { ModelSpec } from '../core/modelSpec';
-import { catalogEntry, type ModelId } from '../core/models';
-import type { EngineEvent, WeightsLoaded, WeightsReport } from '../core/protocol';
-import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
+import type { LayerNames } from '../core/model/layerTable';
+import type { ModelSpec } from '../core/model/modelSpec';
+import { catalogEntry, type ModelId } from '../core/model/models';
+import type { EngineEvent, WeightsLoaded, WeightsReport } from '../core/run/protocol';
+import type { TrainConfig, TrainingPhase } from '../core/settings/trainConfig';
 import { describeModel } from '../ml/memory/describe';
 import { GRAPH_MODEL_FROZEN_ONLY, graphClassifier, type GraphBackbone } from '../ml/models/graphBackbone';
 import { describeGraphClassifier } from '../ml/models/graphSpec';
@@ -11,7 +11,7 @@ import { buildClassifier } from '../ml/models/registry';
 import type { LabModelInfo } from '../ml/weights/labModelInfo';
 import { NSFWJS_INPUT_SCALE } from '../ml/weights/nsfwjs';
 import { SessionWeights } from './weights';
-import { count } from '../core/count';
+import { count } from '../core/format';
 
 /**
  * The lab's classifier for a configuration: the Keras backbone with its preprocessing (pixels in 0–255)
@@ -40,7 +40,7 @@ function buildLabClassifier(
   });
 }
 
-/** A built model's layer names, for resolving the trainable-set rule (core/trainable.ts) on it. */
+/** A built model's layer names, for resolving the trainable-set rule (core/settings/trainable.ts) on it. */
 export function layerNames(model: tf.LayersModel, backboneLayerCount: number): LayerNames {
   return { name: model.name, backboneLayerCount, layers: model.layers.map((l) => ({ name: l.name })) };
 }

@@ -1,11 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../core/protocol';
-import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
-import type { TrainConfig } from '../core/trainConfig';
+import type { EngineEvent } from '../core/run/protocol';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
+import type { TrainConfig } from '../core/settings/trainConfig';
 import { GRAPH_MODEL_FROZEN_ONLY } from '../ml/models/graphBackbone';
 import { graphModelFixture } from '../ml/models/graphModelFixture';
-import { GRAPH_LAYER } from '../core/layerTable';
+import { GRAPH_LAYER } from '../core/model/layerTable';
 import { LabModels } from './labModels';
 
 beforeAll(async () => {

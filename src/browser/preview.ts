@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import type { DatasetPayload, PreviewImage } from '../core/protocol';
-import type { TrainConfig } from '../core/trainConfig';
+import type { DatasetPayload, PreviewImage } from '../core/run/protocol';
+import type { TrainConfig } from '../core/settings/trainConfig';
 import { labDataset } from './dataset';
 
 /** The first `count` training samples, augmented exactly as the pipeline makes them, as RGBA for a canvas. */

@@ -1,6 +1,6 @@
-import type { StepProfile } from '../core/memory';
-import type { EngineEvent } from '../core/protocol';
-import type { TrainConfig } from '../core/trainConfig';
+import type { StepProfile } from '../core/memory/memory';
+import type { EngineEvent } from '../core/run/protocol';
+import type { TrainConfig } from '../core/settings/trainConfig';
 import { installBudget } from '../ml/memory/budget';
 import { onKernel } from '../ml/memory/kernelHook';
 import { attributeOutputs } from '../ml/memory/layerContext';

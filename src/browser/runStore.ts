@@ -1,9 +1,9 @@
 /**
  * Where the run saved at the end of every epoch lives: one IndexedDB record, so storage stays bounded
- * (one run). An adapter at the edge: it holds no logic (core/resume.ts decides what a record is).
+ * (one run). An adapter at the edge: it holds no logic (core/run/resume.ts decides what a record is).
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { SavedRun } from '../core/resume';
+import type { SavedRun } from '../core/run/resume';
 
 const KEY = 'current';
 

@@ -6,7 +6,7 @@
  * names or accuracy to list), it runs only where tfjs is (the worker), and the page would need tfjs to list.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { SavedModelMeta } from '../core/protocol';
+import type { SavedModelMeta } from '../core/run/protocol';
 import { storageRefusal } from './savedModelsMeta';
 
 interface ModelsSchema extends DBSchema {

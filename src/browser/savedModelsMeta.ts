@@ -1,6 +1,6 @@
 // What the list of models saved in this browser shows, and why the browser refused to store one. Pure:
 // the IndexedDB adapter (savedModels.ts) and the views use it.
-import type { SavedModelMeta } from '../core/protocol';
+import type { SavedModelMeta } from '../core/run/protocol';
 import type { ZipModel } from '../ml/weights/zipModel';
 
 /** The list entry of a read zip: the notes' name, date, classes and accuracy where the lab wrote them. */

@@ -1,7 +1,7 @@
-// Sorting a listed folder into classes (core/scan, or a CSV manifest) in a worker: on the page, 20,000
+// Sorting a listed folder into classes (core/data/scan, or a CSV manifest) in a worker: on the page, 20,000
 // paths were one task of 90–140 ms. Handing them over and taking the classes back costs the page a few
 // milliseconds of structured cloning.
-import type { FoundFile, ScanResult } from '../core/scan';
+import type { FoundFile, ScanResult } from '../core/data/scan';
 
 /** Page → worker: the listed files, the folders walked, and the text of each possible manifest in order. */
 export interface ScanRequest {

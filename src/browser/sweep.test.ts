@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
-import type { EngineEvent } from '../core/protocol';
-import { DEFAULT_SWEEP_PRESETS } from '../core/sweep';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
+import type { EngineEvent } from '../core/run/protocol';
+import { DEFAULT_SWEEP_PRESETS } from '../core/sweep/sweep';
 import { measurePoint, searchLargestBatch, sweepGrid, type PointRunner } from './sweep';
 
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { EngineEvent, LargestBatchResult } from '../core/protocol';
+import type { EngineEvent, LargestBatchResult } from '../core/run/protocol';
 import {
   gridPoints,
   planRunPoint,
@@ -10,11 +10,11 @@ import {
   type SweepPoint,
   type SweepPreset,
   type SweepTarget,
-} from '../core/sweep';
-import { largestBatchSearch } from '../core/batchSearch';
-import { gridPresets } from '../core/sweepPrecision';
-import { fineTunedBackbone } from '../core/trainable';
-import type { TrainConfig } from '../core/trainConfig';
+} from '../core/sweep/sweep';
+import { largestBatchSearch } from '../core/sweep/batchSearch';
+import { gridPresets } from '../core/sweep/precision';
+import { fineTunedBackbone } from '../core/settings/trainable';
+import type { TrainConfig } from '../core/settings/trainConfig';
 import { installBudget, ResourceExhaustedError } from '../ml/memory/budget';
 import { attributeOutputs, trackLayers } from '../ml/memory/layerContext';
 import { LargestAllocation } from '../ml/memory/recorder';

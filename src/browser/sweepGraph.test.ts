@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SWEEP_PRESETS, planRunPoint } from '../core/sweep';
-import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
-import type { TrainConfig } from '../core/trainConfig';
+import { DEFAULT_SWEEP_PRESETS, planRunPoint } from '../core/sweep/sweep';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
+import type { TrainConfig } from '../core/settings/trainConfig';
 import { graphClassifier, loadGraphBackbone, type GraphBackbone } from '../ml/models/graphBackbone';
 import { fixtureArtifacts, graphModelFixture } from '../ml/models/graphModelFixture';
 import { describeGraphClassifier } from '../ml/models/graphSpec';

@@ -1,7 +1,7 @@
 import type * as tf from '@tensorflow/tfjs';
-import type { ModelSpec } from '../core/modelSpec';
-import type { SweepPreset, SweepTarget } from '../core/sweep';
-import type { TrainConfig } from '../core/trainConfig';
+import type { ModelSpec } from '../core/model/modelSpec';
+import type { SweepPreset, SweepTarget } from '../core/sweep/sweep';
+import type { TrainConfig } from '../core/settings/trainConfig';
 import { describeModel } from '../ml/memory/describe';
 import {
   GRAPH_MODEL_FROZEN_ONLY,

@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../core/protocol';
-import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
-import { DEFAULT_SWEEP_PRESETS, type SweepPoint } from '../core/sweep';
-import { atFloat16 } from '../core/sweepPrecision';
+import type { EngineEvent } from '../core/run/protocol';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
+import { DEFAULT_SWEEP_PRESETS, type SweepPoint } from '../core/sweep/sweep';
+import { atFloat16 } from '../core/sweep/precision';
 import { measurePoint, sweepGrid } from './sweep';
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import type { WeightsChoice } from '../core/models';
-import type { WeightsLoaded, WeightsReport } from '../core/protocol';
+import type { WeightsChoice } from '../core/model/models';
+import type { WeightsLoaded, WeightsReport } from '../core/run/protocol';
 import {
   assignWeights,
   describeMismatch,

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { formatBytes } from '../core/memory';
+import { formatBytes } from '../core/memory/memory';
 import { BarsSvg } from './svg/BarsSvg';
 
 /** Bars drawn; the smaller layers beyond them share one bar, so a deep model's chart stays one screen tall. */

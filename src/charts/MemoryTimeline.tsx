@@ -1,7 +1,7 @@
 import { memo, useMemo } from 'react';
-import { downsampleMax } from '../core/downsample';
-import { formatBytes, type TimelineMarker } from '../core/memory';
-import { useThrottled } from '../components/useThrottled';
+import { downsampleMax } from '../core/run/downsample';
+import { formatBytes, type TimelineMarker } from '../core/memory/memory';
+import { useThrottled } from './useThrottled';
 import { ChartSummary } from './ChartSummary';
 import { LineSvg } from './svg/LineSvg';
 import type { SvgMarker } from './svg/types';

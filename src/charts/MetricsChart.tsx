@@ -1,6 +1,6 @@
 import { memo, useMemo } from 'react';
-import { downsampleMax } from '../core/downsample';
-import { useThrottled } from '../components/useThrottled';
+import { downsampleMax } from '../core/run/downsample';
+import { useThrottled } from './useThrottled';
 import { ChartSummary } from './ChartSummary';
 import { LineSvg } from './svg/LineSvg';
 import { stepFormat } from './svg/ticks';

@@ -3,8 +3,8 @@
 // traced as 67–107 ms tasks while a dropped folder's files were opened and the planner redrew.
 import { memo, useMemo, useState } from 'react';
 import { ChartSummary } from './ChartSummary';
-import { formatBytes } from '../core/memory';
-import type { SweepRow } from '../core/sweep';
+import { formatBytes } from '../core/memory/memory';
+import type { SweepRow } from '../core/sweep/sweep';
 import { Axes } from './svg/Axes';
 import { pathOf } from './svg/layout';
 import { ChartPlot } from './svg/ChartPlot';

@@ -1,6 +1,6 @@
-import type { BackendRequest } from '../core/backend';
-import type { SavedModelMeta, ZipLoaded } from '../core/protocol';
-import type { Remedy } from '../core/remedies';
+import type { BackendRequest } from '../core/device/backend';
+import type { SavedModelMeta, ZipLoaded } from '../core/run/protocol';
+import type { Remedy } from '../core/oom/remedies';
 
 /** A file the page saves for the user (an exported model). */
 export interface SavedFile {

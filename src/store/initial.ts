@@ -1,5 +1,5 @@
-import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
-import { DEFAULT_SWEEP_GRID } from '../core/sweep';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
+import { DEFAULT_SWEEP_GRID } from '../core/sweep/sweep';
 import type { LabState, RunSlice } from './types';
 
 export const INITIAL_RUN: RunSlice['run'] = {

@@ -17,8 +17,8 @@ import {
   weightsReported,
 } from './reducers';
 import { runStarted } from './runReducers';
-import { scanFiles } from '../core/scan';
-import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
+import { scanFiles } from '../core/data/scan';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
 import { selectCanTrain, selectSpecs, selectTrainableSet, selectWeightsError } from './selectors';
 
 describe('reducers', () => {

@@ -1,9 +1,9 @@
 // Pure reducers for everything but runs and sweeps (see runReducers.ts): (state, payload) => state.
 // The engine client and the views change state only through the actions made from these (actions.ts).
-import { computeKind } from '../core/adapterKind';
-import type { BackendInfo, BackendRequest } from '../core/backend';
-import { adoptMachineDefaults } from '../core/settings';
-import type { ModelSpec } from '../core/modelSpec';
+import { computeKind } from '../core/device/adapterKind';
+import type { BackendInfo, BackendRequest } from '../core/device/backend';
+import { adoptMachineDefaults } from '../core/settings/settings';
+import type { ModelSpec } from '../core/model/modelSpec';
 import type {
   ImageSource,
   PreviewImage,
@@ -11,13 +11,13 @@ import type {
   ReleaseResult,
   WeightsLoaded,
   WeightsReport,
-} from '../core/protocol';
-import type { ScanResult } from '../core/scan';
-import type { SweepGrid } from '../core/sweep';
-import type { TrainConfig } from '../core/trainConfig';
-import type { Guess } from '../core/guess';
-import { graphChoice } from '../core/graphChoice';
-import type { LabMode, LinkReading } from '../core/urlSettings';
+} from '../core/run/protocol';
+import type { ScanResult } from '../core/data/scan';
+import type { SweepGrid } from '../core/sweep/sweep';
+import type { TrainConfig } from '../core/settings/trainConfig';
+import type { Guess } from '../core/run/guess';
+import { graphChoice } from '../core/sweep/graphChoice';
+import type { LabMode, LinkReading } from '../core/settings/url';
 import type { LabState, LogEntry, Progress } from './types';
 
 /** Log lines kept. */
@@ -78,7 +78,7 @@ export function engineStarting(s: LabState): LabState {
 }
 
 export function engineReady(s: LabState, backend: BackendInfo): LabState {
-  // Untouched defaults become this machine's (core/settings adoptMachineDefaults); a link's settings stay.
+  // Untouched defaults become this machine's (core/settings/settings adoptMachineDefaults); a link's settings stay.
   const config = s.workshop.link ? s.config : adoptMachineDefaults(s.config, computeKind(backend));
   return { ...s, config, engine: { ...s.engine, status: 'ready', backend, error: null } };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { SavedRunSummary } from '../core/resume';
-import { scanFiles } from '../core/scan';
-import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
+import type { SavedRunSummary } from '../core/run/resume';
+import { scanFiles } from '../core/data/scan';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
 import { initialState } from './initial';
 import { datasetListed, datasetReady } from './reducers';
 import { resumeRequested, savedRunCleared, savedRunDiscarded, savedRunFound } from './resumeReducers';

@@ -1,6 +1,6 @@
 // Pure reducers for a run saved in this browser: offered after a reload, resumed or discarded. The saved
 // copy itself lives in IndexedDB (browser/runStore.ts), read and written by workers/runSaver.ts.
-import { dataMismatch, type SavedRunSummary } from '../core/resume';
+import { dataMismatch, type SavedRunSummary } from '../core/run/resume';
 import { loadedIdentity } from './resumeSelectors';
 import { refused } from './reducers';
 import type { LabState } from './types';

@@ -3,10 +3,10 @@ import {
   datasetIdentitySliced,
   type DatasetIdentity,
   type FingerprintItem,
-} from '../core/resume';
+} from '../core/run/resume';
 import type { LabState } from './types';
 
-/** The identity of the loaded data set (core/resume), or null when none is listed. */
+/** The identity of the loaded data set (core/run/resume), or null when none is listed. */
 export function loadedIdentity(s: Pick<LabState, 'dataset'>): DatasetIdentity | null {
   const listed = loadedItems(s);
   return listed && datasetIdentity(listed.name, listed.classes, listed.items);

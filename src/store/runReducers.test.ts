@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent, TrainResult } from '../core/protocol';
-import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
-import type { TrainingPhase } from '../core/trainConfig';
+import type { EngineEvent, TrainResult } from '../core/run/protocol';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
+import type { TrainingPhase } from '../core/settings/trainConfig';
 import { initialState } from './initial';
 import { engineEvent, runEnded, runStarted, runStopping } from './runReducers';
 import { selectBusy, selectRunProgress, selectTraining } from './selectors';

@@ -1,11 +1,11 @@
 // Pure reducers for training runs, sweeps and the engine's events: (state, payload) => state.
-import { stepPeaks } from '../core/phasePeaks';
-import type { EngineEvent, LargestBatchResult, TrainResult } from '../core/protocol';
-import type { TrainConfig } from '../core/trainConfig';
+import { stepPeaks } from '../core/memory/phasePeaks';
+import type { EngineEvent, LargestBatchResult, TrainResult } from '../core/run/protocol';
+import type { TrainConfig } from '../core/settings/trainConfig';
 import { INITIAL_MEMORY, INITIAL_RUN } from './initial';
 import { logged } from './reducers';
 import type { AppliedFix, BatchPoint, LabState, PreviousRun, RunPlan } from './types';
-import { count } from '../core/count';
+import { count } from '../core/format';
 
 /** Longest memory timeline kept (points); older points are dropped first. */
 export const MAX_SAMPLES = 50_000;

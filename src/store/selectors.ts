@@ -3,15 +3,15 @@
  * tests read these instead of re-deriving them, so two copies cannot disagree. Selectors that build an
  * object or a set remember their last inputs, so a view subscribed to one re-renders only when it changes.
  */
-import { formatDuration } from '../core/eta';
-import type { ModelSpec } from '../core/modelSpec';
-import { stepPeaks } from '../core/phasePeaks';
-import { batchesPerEpoch, plannedPhases } from '../core/schedule';
-import { validateTrainConfig } from '../core/settings';
-import { isTrainable } from '../core/scan';
-import { stratifiedSplit } from '../core/split';
-import { resolveTrainable } from '../core/trainable';
-import type { TrainableSet, TrainConfig } from '../core/trainConfig';
+import { formatDuration } from '../core/run/eta';
+import type { ModelSpec } from '../core/model/modelSpec';
+import { stepPeaks } from '../core/memory/phasePeaks';
+import { batchesPerEpoch, plannedPhases } from '../core/settings/schedule';
+import { validateTrainConfig } from '../core/settings/settings';
+import { isTrainable } from '../core/data/scan';
+import { stratifiedSplit } from '../core/data/split';
+import { resolveTrainable } from '../core/settings/trainable';
+import type { TrainableSet, TrainConfig } from '../core/settings/trainConfig';
 import type { LabState } from './types';
 
 /** Classes the planner assumes before a data set is loaded (the built-in sample has three). */

@@ -1,10 +1,10 @@
 import { createStore } from 'zustand/vanilla';
 import { persist, createJSONStorage } from 'zustand/middleware';
-import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
-import { backendRequestSchema, mergeValid } from '../core/settingsSchema';
-import type { SweepGrid } from '../core/sweep';
-import type { TrainableSet, TrainConfig } from '../core/trainConfig';
-import { readLink } from '../core/urlSettings';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
+import { backendRequestSchema, mergeValid } from '../core/settings/schema';
+import type { SweepGrid } from '../core/sweep/sweep';
+import type { TrainableSet, TrainConfig } from '../core/settings/trainConfig';
+import { readLink } from '../core/settings/url';
 import { initialState } from './initial';
 import { configChanged, linkOpened, sweepGridChanged } from './reducers';
 import type { LabState } from './types';
@@ -13,7 +13,7 @@ import type { LabState } from './types';
  * The one store. Slices are plain data, changed only by the named actions (actions.ts) made from pure
  * reducers; derived values come from selectors.ts. Only the settings survive a reload: files dropped in
  * a previous visit cannot be re-read without the user dropping them again. A link's settings
- * (core/urlSettings) apply over the saved ones once, before the engine starts, so its backend is used.
+ * (core/settings/url) apply over the saved ones once, before the engine starts, so its backend is used.
  */
 export const labStore = createStore<LabState>()(
   persist(() => initialState(), {
@@ -69,7 +69,7 @@ export function updateSweepGrid(grid: SweepGrid): void {
   labStore.setState((s) => sweepGridChanged(s, grid), true);
 }
 
-/** Applies the settings of the link the page was opened with, if any (see core/urlSettings). */
+/** Applies the settings of the link the page was opened with, if any (see core/settings/url). */
 function openLink(search: string): void {
   if (search.replace(/^\?/, '') === '') return;
   const s = labStore.getState();

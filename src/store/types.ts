@@ -1,9 +1,15 @@
-import type { BackendInfo, BackendRequest } from '../core/backend';
-import type { ModelSpec } from '../core/modelSpec';
-import type { SweepGrid, SweepPoint, SweepStatus } from '../core/sweep';
-import type { MemorySample, StepBreakdown, StepProfile, StepTechnique, TimelineMarker } from '../core/memory';
-import type { OomDetails } from '../core/oom';
-import type { DiagnosticsReport } from '../core/diagnostics';
+import type { BackendInfo, BackendRequest } from '../core/device/backend';
+import type { ModelSpec } from '../core/model/modelSpec';
+import type { SweepGrid, SweepPoint, SweepStatus } from '../core/sweep/sweep';
+import type {
+  MemorySample,
+  StepBreakdown,
+  StepProfile,
+  StepTechnique,
+  TimelineMarker,
+} from '../core/memory/memory';
+import type { OomDetails } from '../core/memory/oom';
+import type { DiagnosticsReport } from '../core/run/diagnostics';
 import type {
   ImageSource,
   LossScaleInfo,
@@ -13,12 +19,12 @@ import type {
   TrainResult,
   WeightsLoaded,
   WeightsReport,
-} from '../core/protocol';
-import type { TrainConfig, TrainingPhase } from '../core/trainConfig';
-import type { ScanResult } from '../core/scan';
-import type { Guess } from '../core/guess';
-import type { LabMode, ViewId } from '../core/urlSettings';
-import type { SavedRunSummary } from '../core/resume';
+} from '../core/run/protocol';
+import type { TrainConfig, TrainingPhase } from '../core/settings/trainConfig';
+import type { ScanResult } from '../core/data/scan';
+import type { Guess } from '../core/run/guess';
+import type { LabMode, ViewId } from '../core/settings/url';
+import type { SavedRunSummary } from '../core/run/resume';
 
 /** Settings the user chose; persisted across reloads. */
 export interface SettingsSlice {

@@ -1,16 +1,16 @@
 // The engine client: turns the views' commands into engine requests and the engine's replies into named
 // store actions. It decides nothing about state itself: reducers (store/) do, and every derived value
 // (busy, the trainable set, the planned steps) comes from the store's selectors.
-import type { BackendRequest } from '../core/backend';
-import type { DatasetPayload, EngineEvent, TrainResult } from '../core/protocol';
-import { oomMessage } from '../core/oom';
-import { formatBytes } from '../core/memory';
-import type { Remedy } from '../core/remedies';
-import { isTrainable } from '../core/scan';
-import { graphSweepGrid } from '../core/graphChoice';
-import { gridPoints, validateGrid, type SweepPreset } from '../core/sweep';
-import { trainableLabel } from '../core/trainable';
-import type { TrainingPhase } from '../core/trainConfig';
+import type { BackendRequest } from '../core/device/backend';
+import type { DatasetPayload, EngineEvent, TrainResult } from '../core/run/protocol';
+import { oomMessage } from '../core/memory/oom';
+import { formatBytes } from '../core/memory/memory';
+import type { Remedy } from '../core/oom/remedies';
+import { isTrainable } from '../core/data/scan';
+import { graphSweepGrid } from '../core/sweep/graphChoice';
+import { gridPoints, validateGrid, type SweepPreset } from '../core/sweep/sweep';
+import { trainableLabel } from '../core/settings/trainable';
+import type { TrainingPhase } from '../core/settings/trainConfig';
 import { modelDownload } from '../browser/exports';
 import { filesFromDirectory, filesFromDrop, filesFromInput, pickDirectory } from '../browser/folder';
 import { actions, appendLog, refuse } from '../store/actions';
@@ -192,7 +192,7 @@ export class LabClient implements LabCommands {
       actions.sweepFailed(problems.join(' '));
       return;
     }
-    // A graph model's sweep runs the grid its run can train (core/graphChoice), as the engine does.
+    // A graph model's sweep runs the grid its run can train (core/sweep/graphChoice), as the engine does.
     const graph = s.config.weights === 'graph';
     const total = gridPoints(graph ? graphSweepGrid(s.sweep.grid, s.config.height) : s.sweep.grid).length;
     actions.sweepStarted(s.config, total);

@@ -2,9 +2,9 @@
 // the classes at once, open the files that were listed by name only, then decode each image once to
 // name broken files. Loads are ordered: the newest
 // request wins, and an older one still listing or checking is cancelled; the user can cancel too.
-import type { ImageSource } from '../core/protocol';
-import { manifestCandidates } from '../core/manifest';
-import { withoutUndecodable, type FoundFile, type ScanResult } from '../core/scan';
+import type { ImageSource } from '../core/run/protocol';
+import { manifestCandidates } from '../core/data/manifest';
+import { withoutUndecodable, type FoundFile, type ScanResult } from '../core/data/scan';
 import { readBlob } from '../browser/decode';
 import { findUndecodable } from '../browser/decodeCheck';
 import { openFiles, yieldToPage, type OpenFile, type Picked } from '../browser/folder';

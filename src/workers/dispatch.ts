@@ -5,7 +5,7 @@ import type {
   EngineRequest,
   EngineRequestType,
   EngineResult,
-} from '../core/protocol';
+} from '../core/run/protocol';
 import type { LabEngine } from '../browser/engine';
 
 /** One handler per request type, typed by the protocol's request → result map. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EngineEvent, EngineParams, EngineRequestType, EngineResult } from '../core/protocol';
-import { DEFAULT_TRAIN_CONFIG } from '../core/settings';
+import type { EngineEvent, EngineParams, EngineRequestType, EngineResult } from '../core/run/protocol';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
 import { initialState } from '../store/initial';
 import { engineEvents, runStarted, type TimedEvent } from '../store/runReducers';
 import type { LabState } from '../store/types';

@@ -4,7 +4,7 @@
 // busy for most of a run. Here the high-rate kinds wait up to FLUSH_MS and reach the store together, in
 // one update; any other event (a phase, an epoch, a log line) and the end of the request first deliver
 // what waits, so the store sees every event, in the engine's order, at most FLUSH_MS late.
-import type { EngineEvent, EngineParams, EngineRequestType, EngineResult } from '../core/protocol';
+import type { EngineEvent, EngineParams, EngineRequestType, EngineResult } from '../core/run/protocol';
 import type { TimedEvent } from '../store/runReducers';
 import type { Transport } from './transport';
 

@@ -1,8 +1,8 @@
 // Engine start-up: the training worker first; the page's own thread when the worker gets no GPU but the
 // page does (some browsers give workers no WebGPU adapter). A worker that found WebGPU's adapter and
-// passed it over (a software one: auto trains WebGL there, core/backend) stays: the page would find the
+// passed it over (a software one: auto trains WebGL there, core/device/backend) stays: the page would find the
 // same adapter, and training on the page's thread would block the page for the length of every step.
-import type { BackendInfo, BackendRequest } from '../core/backend';
+import type { BackendInfo, BackendRequest } from '../core/device/backend';
 import { InThreadTransport, WorkerTransport, type Transport, type UnsolicitedHandler } from './transport';
 
 export interface StartedEngine {

@@ -4,8 +4,8 @@
  * page, so the settings it needs (architecture, input size, weights from a file) are applied before the
  * engine reads its model.json and shards exactly as it reads dropped files.
  */
-import { catalogEntry } from '../core/models';
-import type { SavedModelMeta, ZipLoaded } from '../core/protocol';
+import { catalogEntry } from '../core/model/models';
+import type { SavedModelMeta, ZipLoaded } from '../core/run/protocol';
 import { deleteSavedModel, savedModels, savedZip, saveModel } from '../browser/savedModels';
 import { savedModelMeta } from '../browser/savedModelsMeta';
 import { readModelZip, withLabNotes, type LabNotes, type ZipModel } from '../ml/weights/zipModel';

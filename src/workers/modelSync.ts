@@ -1,7 +1,7 @@
 // Keeps what the views show about the configured model in step with the settings: the planner's model
 // description and the weights' match report. Each is rebuilt in the engine when what it depends on
 // changes, never while a job holds the engine, and one change asks the engine once.
-import { remediesFor, specsNeeded } from '../core/remedies';
+import { remediesFor, specsNeeded } from '../core/oom/remedies';
 import { actions, appendLog } from '../store/actions';
 import {
   selectBusy,

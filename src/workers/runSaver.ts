@@ -8,14 +8,14 @@ import type {
   EngineRequestType,
   EngineResult,
   TrainResult,
-} from '../core/protocol';
+} from '../core/run/protocol';
 import {
   MAX_SAVED_RUN_BYTES,
   resumeLabel,
   snapshotBytes,
   type SavedRun,
   type SavedRunSummary,
-} from '../core/resume';
+} from '../core/run/resume';
 import { clearSavedRun, loadSavedRun, saveRun } from '../browser/runStore';
 import { actions, refuse } from '../store/actions';
 import { loadedIdentitySliced } from '../store/resumeSelectors';

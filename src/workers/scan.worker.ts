@@ -1,7 +1,7 @@
 // The scan's worker: sorts a listed folder's paths into classes off the page, where 20,000 paths took
 // one 90–140 ms task (production build, loaded 2-core machine).
-import { parseManifest, scanManifest } from '../core/manifest';
-import { scanFiles } from '../core/scan';
+import { parseManifest, scanManifest } from '../core/data/manifest';
+import { scanFiles } from '../core/data/scan';
 import type { ScanReply, ScanRequest } from '../browser/scanOffPage';
 
 self.onmessage = (e: MessageEvent<ScanRequest>) => {

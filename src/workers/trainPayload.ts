@@ -1,8 +1,8 @@
 // What the client posts to the engine about the data set: the split files for a run, and for a preview
 // only the few images it shows (posting every File of a large folder to draw eight was a long task).
-import type { DatasetPayload } from '../core/protocol';
-import { createRng } from '../core/rng';
-import { isTrainable } from '../core/scan';
+import type { DatasetPayload } from '../core/run/protocol';
+import { createRng } from '../core/data/rng';
+import { isTrainable } from '../core/data/scan';
 import { selectSplit } from '../store/selectors';
 import type { LabState } from '../store/types';
 

@@ -1,5 +1,5 @@
 // The training worker: a thin shell that forwards requests to the engine (training never blocks the page).
-import { UNSOLICITED, type EngineReply, type EngineRequest } from '../core/protocol';
+import { UNSOLICITED, type EngineReply, type EngineRequest } from '../core/run/protocol';
 import { LabEngine } from '../browser/engine';
 import { dispatchWire, toEngineError } from './dispatch';
 

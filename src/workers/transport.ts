@@ -5,7 +5,7 @@ import {
   type EngineReply,
   type EngineRequestType,
   type EngineResult,
-} from '../core/protocol';
+} from '../core/run/protocol';
 
 /** Sends requests to an engine and routes its replies back, whichever thread it lives on. */
 export interface Transport {

@@ -1,4 +1,4 @@
-import type { SweepRow } from '../../core/sweep';
+import type { SweepRow } from '../../core/sweep/sweep';
 
 /** Values wider apart than this share a log axis: on a linear one the small ones lie on the floor. */
 export const LOG_SPAN = 20;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SweepRow } from '../../core/sweep';
+import type { SweepRow } from '../../core/sweep/sweep';
 import { MIN_TICK_GAP, nearestX, spacedTicks, sweepFrame, X_PAD } from './frame';
 import { oomMarks, sweepSeries } from './series';
 

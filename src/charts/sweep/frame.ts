@@ -1,6 +1,6 @@
 // The sweep chart's frame: an x axis with a tick at each swept value (labels thinned where they would
 // collide) and a byte axis that is linear from 0 or logarithmic over whole decades. Pure functions.
-import type { SweepRow } from '../../core/sweep';
+import type { SweepRow } from '../../core/sweep/sweep';
 import type { Box } from '../svg/layout';
 import { niceTicks, scale } from '../svg/ticks';
 import type { Frame } from '../svg/types';

@@ -1,6 +1,6 @@
 // What the sweep chart draws, in data units: its lines and its ✕ marks. Pure functions; SweepChart
 // only renders what these return.
-import type { SweepRow } from '../../core/sweep';
+import type { SweepRow } from '../../core/sweep/sweep';
 import type { SvgLine, SvgPoint } from '../svg/types';
 
 type Value = 'measured' | 'predicted' | 'keras' | 'kerasMixed';

@@ -1,5 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import { largestBatchRace, mergeResults, type FileProblem } from '../../core/classResults';
+import { largestBatchRace, mergeResults, type FileProblem } from '../../core/workshop/classResults';
 import { ClassTable } from './ClassTable';
 import { ExportMyResults } from './ExportMyResults';
 

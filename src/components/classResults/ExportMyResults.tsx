@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { resultsFile } from '../../core/classResults';
+import { resultsFile } from '../../core/workshop/classResults';
 import { selectPlannerKey } from '../../store/selectors';
 import { labStore } from '../../store/store';
 import type { LabState } from '../../store/types';

@@ -1,4 +1,4 @@
-import { formatBytes } from '../../core/memory';
+import { formatBytes } from '../../core/memory/memory';
 import type { BatchPoint } from '../../store/types';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;

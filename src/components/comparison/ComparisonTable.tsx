@@ -1,6 +1,6 @@
-import { formatBytes } from '../../core/memory';
-import { describeRunSettings } from '../../core/techniques';
-import type { TrainConfig } from '../../core/trainConfig';
+import { formatBytes } from '../../core/memory/memory';
+import { describeRunSettings } from '../../core/settings/techniques';
+import type { TrainConfig } from '../../core/settings/trainConfig';
 import type { PreviousRun } from '../../store/types';
 
 interface Props {

@@ -1,4 +1,4 @@
-import { describeStep } from '../../core/techniques';
+import { describeStep } from '../../core/settings/techniques';
 import type { BatchPoint } from '../../store/types';
 
 /** How the last step ran, and the loss scale after it when loss scaling is on. */

@@ -1,4 +1,4 @@
-import type { ScanResult } from '../../core/scan';
+import type { ScanResult } from '../../core/data/scan';
 
 /** Skipped files listed by name; past this a line says how many more (a 20,000-row list stalls the page). */
 const SHOWN_SKIPPED = 200;

@@ -1,7 +1,7 @@
-import { estimateRemainingMs } from '../../core/eta';
+import { estimateRemainingMs } from '../../core/run/eta';
 import type { Progress } from '../../store/types';
 import { commands } from '../../store/commands';
-import { ProgressBar } from '../ProgressBar';
+import { ProgressBar } from '../ui/ProgressBar';
 
 /** Listing, opening the files of, then checking the images of the folder being loaded, with a way out. */
 export function ScanProgress({ name, progress }: { name: string; progress: Progress | null }) {

@@ -1,13 +1,13 @@
 import { useMemo } from 'react';
-import type { ExperimentCard } from '../../core/experiments';
-import { SEED_CONFIG } from '../../core/experiments';
-import { predictPhases } from '../../core/experimentsMath';
-import { formatBytes } from '../../core/memory';
-import type { ModelSpec } from '../../core/modelSpec';
-import { validateTrainConfig } from '../../core/settings';
+import type { ExperimentCard } from '../../core/experiments/experiments';
+import { SEED_CONFIG } from '../../core/experiments/experiments';
+import { predictPhases } from '../../core/experiments/math';
+import { formatBytes } from '../../core/memory/memory';
+import type { ModelSpec } from '../../core/model/modelSpec';
+import { validateTrainConfig } from '../../core/settings/settings';
 import { commands } from '../../store/commands';
 import { updateConfig } from '../../store/store';
-import { useLab } from '../useLab';
+import { useLab } from '../ui/useLab';
 import { PairTable } from './PairTable';
 import type { Side, SideResult } from './runPair';
 

@@ -1,11 +1,11 @@
 import './Experiments.css';
 import { useEffect, useMemo, useState } from 'react';
-import { experimentCards, type ExperimentCard, type ExperimentId } from '../../core/experiments';
-import { matchingRun, poolVsLive } from '../../core/experimentsMath';
-import type { HistoryEntry } from '../../core/history';
+import { experimentCards, type ExperimentCard, type ExperimentId } from '../../core/experiments/experiments';
+import { matchingRun, poolVsLive } from '../../core/experiments/math';
+import type { HistoryEntry } from '../../core/run/history';
 import { selectBusy, selectEngineFree, selectPlannerKey } from '../../store/selectors';
 import { usePlanned } from '../planner/usePlanned';
-import { useLab } from '../useLab';
+import { useLab } from '../ui/useLab';
 import { allRuns } from '../workshop/historyDb';
 import { ExperimentCardView } from './ExperimentCardView';
 import { runPair, type Side, type SideResult } from './runPair';

@@ -1,8 +1,8 @@
 import type React from 'react';
-import type { ExperimentPair } from '../../core/experiments';
-import type { PhasePrediction } from '../../core/experimentsMath';
-import { formatBytes } from '../../core/memory';
-import type { TrainingPhase } from '../../core/trainConfig';
+import type { ExperimentPair } from '../../core/experiments/experiments';
+import type { PhasePrediction } from '../../core/experiments/math';
+import { formatBytes } from '../../core/memory/memory';
+import type { TrainingPhase } from '../../core/settings/trainConfig';
 import type { Side, SideResult } from './runPair';
 
 interface Props {

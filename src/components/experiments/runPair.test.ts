@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ExperimentPair } from '../../core/experiments';
-import type { HistoryEntry } from '../../core/history';
-import { DEFAULT_TRAIN_CONFIG } from '../../core/settings';
-import type { TrainConfig } from '../../core/trainConfig';
+import type { ExperimentPair } from '../../core/experiments/experiments';
+import type { HistoryEntry } from '../../core/run/history';
+import { DEFAULT_TRAIN_CONFIG } from '../../core/settings/settings';
+import type { TrainConfig } from '../../core/settings/trainConfig';
 import { actions } from '../../store/actions';
 import { provideCommands, type LabCommands } from '../../store/commands';
 import { labStore, updateConfig } from '../../store/store';

@@ -4,9 +4,9 @@
  * any run. A side whose exact settings already ran on this backend is taken from the history instead.
  * The settings the user had are put back afterwards.
  */
-import type { ExperimentPair } from '../../core/experiments';
-import { matchingRun, sameValue } from '../../core/experimentsMath';
-import type { HistoryEntry } from '../../core/history';
+import type { ExperimentPair } from '../../core/experiments/experiments';
+import { matchingRun, sameValue } from '../../core/experiments/math';
+import type { HistoryEntry } from '../../core/run/history';
 import { commands } from '../../store/commands';
 import { labStore, updateConfig } from '../../store/store';
 import { runEntry } from '../workshop/runEntry';

@@ -1,5 +1,5 @@
-import type { ParamTotals } from '../../core/layerTable';
-import { count } from '../../core/count';
+import type { ParamTotals } from '../../core/model/layerTable';
+import { count } from '../../core/format';
 
 /** Trainable and frozen parameters, and how many of the layers with weights train. */
 export function ExplorerTotals({ totals }: { totals: ParamTotals }) {

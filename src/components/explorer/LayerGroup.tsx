@@ -1,6 +1,6 @@
-import { toggleBlock, toggleLayer, type LayerGroup, type LayerRow } from '../../core/layerTable';
-import type { ModelSpec } from '../../core/modelSpec';
-import { count } from '../../core/count';
+import { toggleBlock, toggleLayer, type LayerGroup, type LayerRow } from '../../core/model/layerTable';
+import type { ModelSpec } from '../../core/model/modelSpec';
+import { count } from '../../core/format';
 import { shapeText } from './format';
 
 interface GroupProps {

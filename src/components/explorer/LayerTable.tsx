@@ -1,5 +1,5 @@
-import type { LayerGroup } from '../../core/layerTable';
-import type { ModelSpec } from '../../core/modelSpec';
+import type { LayerGroup } from '../../core/model/layerTable';
+import type { ModelSpec } from '../../core/model/modelSpec';
 import { onExplorerKey } from './keyboard';
 import { Group } from './LayerGroup';
 

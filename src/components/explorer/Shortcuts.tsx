@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import type { LayerGroup } from '../../core/layerTable';
-import type { ModelSpec } from '../../core/modelSpec';
-import type { TrainableSet } from '../../core/trainConfig';
+import type { LayerGroup } from '../../core/model/layerTable';
+import type { ModelSpec } from '../../core/model/modelSpec';
+import type { TrainableSet } from '../../core/settings/trainConfig';
 
 const DEFAULT_LAST_N = 20;
 

@@ -1,5 +1,5 @@
-import type { ModelSpec } from '../../core/modelSpec';
-import type { TrainableSet } from '../../core/trainConfig';
+import type { ModelSpec } from '../../core/model/modelSpec';
+import type { TrainableSet } from '../../core/settings/trainConfig';
 
 /** A toggle by hand turns the rule into an explicit list of backbone layers (the head always trains). */
 export const layersRule = (spec: ModelSpec, next: ReadonlySet<string>): TrainableSet => ({

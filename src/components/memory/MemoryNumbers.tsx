@@ -1,6 +1,6 @@
-import type { MemorySample } from '../../core/memory';
-import { formatBytes } from '../../core/memory';
-import { count } from '../../core/count';
+import type { MemorySample } from '../../core/memory/memory';
+import { formatBytes } from '../../core/memory/memory';
+import { count } from '../../core/format';
 
 interface Props {
   /** The latest sample, if any. */ last: MemorySample | undefined;

@@ -1,6 +1,6 @@
-import { formatBytes } from '../../core/memory';
-import { planKeras, type PlanInput } from '../../core/planner';
-import { FLOAT16_WORDS } from '../../core/remedies';
+import { formatBytes } from '../../core/memory/memory';
+import { planKeras, type PlanInput } from '../../core/planner/planner';
+import { FLOAT16_WORDS } from '../../core/oom/remedies';
 
 /**
  * What half precision means here against Keras: the lab's float16 storage (a fix above, in the

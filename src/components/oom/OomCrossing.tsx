@@ -1,6 +1,6 @@
-import { formatBytes } from '../../core/memory';
-import type { Plan } from '../../core/planner';
-import { ALLOCATION_ORDER } from '../../core/remedies';
+import { formatBytes } from '../../core/memory/memory';
+import type { Plan } from '../../core/planner/planner';
+import { ALLOCATION_ORDER } from '../../core/oom/remedies';
 import { CATEGORY_WORDS } from './words';
 
 interface Props {

@@ -1,5 +1,5 @@
-import { formatBytes } from '../../core/memory';
-import { fixClaim, type RankedRemedy } from '../../core/remedies';
+import { formatBytes } from '../../core/memory/memory';
+import { fixClaim, type RankedRemedy } from '../../core/oom/remedies';
 import { commands } from '../../store/commands';
 
 /** One fix: the button, why it helps, and the planner's peak for exactly the changed settings. */

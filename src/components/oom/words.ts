@@ -1,5 +1,5 @@
-import type { OomKind } from '../../core/oom';
-import type { Plan } from '../../core/planner';
+import type { OomKind } from '../../core/memory/oom';
+import type { Plan } from '../../core/planner/planner';
 
 /** What each kind of failure means, in one sentence. */
 export const KIND_WORDS: Record<OomKind, string> = {

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { SweepChart } from '../../charts/SweepChart';
-import { curveBatches, predictedBatchCurve } from '../../core/sweep';
-import type { TrainingPhase } from '../../core/trainConfig';
+import { curveBatches, predictedBatchCurve } from '../../core/sweep/sweep';
+import type { TrainingPhase } from '../../core/settings/trainConfig';
 import { useNumbersHidden } from '../workshop/useNumbersHidden';
 import { usePlanned } from './usePlanned';
 

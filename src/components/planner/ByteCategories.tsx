@@ -1,5 +1,5 @@
-import { formatBytes } from '../../core/memory';
-import type { Plan } from '../../core/planner';
+import { formatBytes } from '../../core/memory/memory';
+import type { Plan } from '../../core/planner/planner';
 import { useNumbersHidden } from '../workshop/useNumbersHidden';
 import type { PlanRow } from './planRows';
 

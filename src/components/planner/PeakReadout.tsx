@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { formatBytes } from '../../core/memory';
+import { formatBytes } from '../../core/memory/memory';
 import { useNumbersHidden } from '../workshop/useNumbersHidden';
 import { planRows } from './planRows';
 import { usePlanned } from './usePlanned';

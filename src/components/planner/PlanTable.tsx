@@ -1,7 +1,7 @@
-import { formatBytes, formatFlopRate, formatFlops } from '../../core/memory';
-import { predictionError, type Plan } from '../../core/planner';
+import { formatBytes, formatFlopRate, formatFlops } from '../../core/memory/memory';
+import { predictionError, type Plan } from '../../core/planner/planner';
 import type { BatchPoint } from '../../store/types';
-import { PeakNote } from '../BackendBadge';
+import { PeakNote } from '../run/BackendBadge';
 import { GuessResult } from '../workshop/GuessResult';
 import { PredictGuess } from '../workshop/PredictGuess';
 import { useNumbersHidden } from '../workshop/useNumbersHidden';

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { catalogEntry } from '../../core/models';
-import type { TrainingPhase } from '../../core/trainConfig';
+import { catalogEntry } from '../../core/model/models';
+import type { TrainingPhase } from '../../core/settings/trainConfig';
 import {
   columnWords,
   crossingWords,
@@ -8,13 +8,13 @@ import {
   largestWords,
   seedVerdict,
   trainableWords,
-} from '../../core/verdict';
+} from '../../core/oom/verdict';
 import { useNumbersHidden } from '../workshop/useNumbersHidden';
 import { usePlanned } from './usePlanned';
 
 /**
  * The verdict on the current settings and card, in words: per column whether a step fits and by how
- * much, where the forward pass crosses the card, and the largest batch that fits (core/verdict).
+ * much, where the forward pass crosses the card, and the largest batch that fits (core/oom/verdict).
  */
 export function VerdictView() {
   const { spec, config } = usePlanned();

@@ -1,7 +1,7 @@
-import type { ModelSpec } from '../../core/modelSpec';
-import { planInput, planKeras, planTfjs, type Plan } from '../../core/planner';
-import { featureCache } from '../../core/techniques';
-import type { TrainConfig, TrainingPhase } from '../../core/trainConfig';
+import type { ModelSpec } from '../../core/model/modelSpec';
+import { planInput, planKeras, planTfjs, type Plan } from '../../core/planner/planner';
+import { featureCache } from '../../core/settings/techniques';
+import type { TrainConfig, TrainingPhase } from '../../core/settings/trainConfig';
 import type { BatchPoint } from '../../store/types';
 
 /** One row of the table: a phase, or the frozen phase's steps on cached features. */

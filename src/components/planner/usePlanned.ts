@@ -1,8 +1,8 @@
 import { useDeferredValue } from 'react';
-import type { ModelSpec } from '../../core/modelSpec';
-import type { TrainConfig } from '../../core/trainConfig';
+import type { ModelSpec } from '../../core/model/modelSpec';
+import type { TrainConfig } from '../../core/settings/trainConfig';
 import type { LabState } from '../../store/types';
-import { useLab } from '../useLab';
+import { useLab } from '../ui/useLab';
 
 /**
  * The model description and settings the planner's views predict from, deferred: a new description

@@ -1,4 +1,4 @@
-import type { ClassScores } from '../../core/diagnostics';
+import type { ClassScores } from '../../core/run/diagnostics';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '—');
 

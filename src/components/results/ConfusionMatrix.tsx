@@ -1,4 +1,4 @@
-import { rowNormalised } from '../../core/diagnostics';
+import { rowNormalised } from '../../core/run/diagnostics';
 
 /** A (true, predicted) cell of the matrix. */
 export interface Cell {

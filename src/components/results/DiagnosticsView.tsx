@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { misclassifiedIn, type DiagnosticsReport } from '../../core/diagnostics';
+import { misclassifiedIn, type DiagnosticsReport } from '../../core/run/diagnostics';
 import { ClassScoresTable } from './ClassScoresTable';
 import { ConfusionMatrix, type Cell } from './ConfusionMatrix';
 import { MisclassifiedGallery } from './MisclassifiedGallery';

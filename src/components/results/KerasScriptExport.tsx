@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { kerasScript, kerasScriptInputFor, type KerasRemedies } from '../../core/kerasScript';
+import { kerasScript, kerasScriptInputFor, type KerasRemedies } from '../../core/export/kerasScript';
 import { selectPlannerKey } from '../../store/selectors';
 import { labStore } from '../../store/store';
-import { useLab } from '../useLab';
+import { useLab } from '../ui/useLab';
 import { saveFile } from './download';
 
 /**

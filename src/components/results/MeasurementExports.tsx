@@ -6,7 +6,7 @@ import {
   predictions,
   stepsCsv,
   sweepCsv,
-} from '../../core/measurements';
+} from '../../core/export/measurements';
 import { labStore } from '../../store/store';
 import type { LabState } from '../../store/types';
 import { chartPng, pageCharts } from './chartPng';

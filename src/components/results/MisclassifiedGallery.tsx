@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { Misclassified, Thumbnail } from '../../core/diagnostics';
+import type { Misclassified, Thumbnail } from '../../core/run/diagnostics';
 
 /** Gallery entries shown at once; the rest are counted. */
 const SHOWN = 48;

@@ -1,9 +1,9 @@
 import { useId, useState } from 'react';
-import { catalogEntry } from '../../core/models';
+import { catalogEntry } from '../../core/model/models';
 import { commands, modelLibrary } from '../../store/commands';
 import { labStore } from '../../store/store';
 import { saveFile } from './download';
-import { useLab } from '../useLab';
+import { useLab } from '../ui/useLab';
 
 const FORMATS = [
   { format: 'tfjs-layers', label: 'Model: tfjs Layers (.zip)' },

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useLab } from '../useLab';
+import { useLab } from '../ui/useLab';
 import { DiagnosticsView } from './DiagnosticsView';
 import { KerasScriptExport } from './KerasScriptExport';
 import { MeasurementExports } from './MeasurementExports';

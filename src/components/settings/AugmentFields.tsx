@@ -1,6 +1,6 @@
 import { updateConfig } from '../../store/store';
-import { CheckboxField, NumberField } from '../Field';
-import { useLab } from '../useLab';
+import { CheckboxField, NumberField } from '../ui/Field';
+import { useLab } from '../ui/useLab';
 import { LockedFieldset } from './LockedFieldset';
 
 /** Where augmentation runs (images are always resized on the host first), and the random flip, brightness and contrast of training images. */

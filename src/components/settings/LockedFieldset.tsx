@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { selectBusy } from '../../store/selectors';
-import { useLab } from '../useLab';
+import { useLab } from '../ui/useLab';
 
 interface LockedFieldsetProps {
   legend: string;

@@ -1,7 +1,7 @@
 import { updateConfig } from '../../store/store';
-import { BudgetField } from '../BudgetField';
-import { CheckboxField } from '../Field';
-import { useLab } from '../useLab';
+import { BudgetField } from './BudgetField';
+import { CheckboxField } from '../ui/Field';
+import { useLab } from '../ui/useLab';
 import { LockedFieldset } from './LockedFieldset';
 
 /** The simulated card and precise (per-kernel) profiling. */

@@ -1,9 +1,9 @@
-import { chooseModel } from '../../core/modelDefaults';
-import { MODEL_CATALOG, isModelId } from '../../core/models';
+import { chooseModel } from '../../core/settings/modelDefaults';
+import { MODEL_CATALOG, isModelId } from '../../core/model/models';
 import { updateConfig } from '../../store/store';
-import { NumberField } from '../Field';
-import { useLab } from '../useLab';
-import { WeightsField } from '../WeightsField';
+import { NumberField } from '../ui/Field';
+import { useLab } from '../ui/useLab';
+import { WeightsField } from '../weights/WeightsField';
 import { LockedFieldset } from './LockedFieldset';
 
 const NOTES: Partial<Record<string, string>> = {

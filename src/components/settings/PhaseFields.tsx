@@ -1,7 +1,7 @@
-import { trainableLabel } from '../../core/trainable';
+import { trainableLabel } from '../../core/settings/trainable';
 import { updateConfig } from '../../store/store';
-import { NumberField } from '../Field';
-import { useLab } from '../useLab';
+import { NumberField } from '../ui/Field';
+import { useLab } from '../ui/useLab';
 import { LockedFieldset } from './LockedFieldset';
 
 /** Epochs and learning rates of both phases, what fine-tuning unfreezes, EarlyStopping and prefetch. */

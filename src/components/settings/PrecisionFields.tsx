@@ -1,7 +1,7 @@
 import { commands } from '../../store/commands';
 import { updateConfig } from '../../store/store';
-import { CheckboxField } from '../Field';
-import { useLab } from '../useLab';
+import { CheckboxField } from '../ui/Field';
+import { useLab } from '../ui/useLab';
 import { LockedFieldset } from './LockedFieldset';
 
 /** The precision experiment: WebGL float16 textures and dynamic loss scaling. */

@@ -1,9 +1,9 @@
-import { WORKSHOP_PRESET } from '../../core/presets';
+import { WORKSHOP_PRESET } from '../../core/settings/presets';
 import { selectBusy } from '../../store/selectors';
 import { updateConfig } from '../../store/store';
-import { useLab } from '../useLab';
+import { useLab } from '../ui/useLab';
 
-/** One click to the settings a workshop starts from (core/presets.ts), which learn the built-in sample. */
+/** One click to the settings a workshop starts from (core/settings/presets.ts), which learn the built-in sample. */
 export function PresetButton() {
   const busy = useLab(selectBusy);
   const techniques = useLab((s) => s.config.techniques);

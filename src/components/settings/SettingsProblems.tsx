@@ -1,5 +1,5 @@
-import { validateTrainConfig } from '../../core/settings';
-import { useLab } from '../useLab';
+import { validateTrainConfig } from '../../core/settings/settings';
+import { useLab } from '../ui/useLab';
 
 /** Every problem with the settings as typed, validated against the one settings schema. */
 export function SettingsProblems() {

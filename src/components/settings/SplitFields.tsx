@@ -1,7 +1,7 @@
 import { selectSplit } from '../../store/selectors';
 import { updateConfig } from '../../store/store';
-import { NumberField } from '../Field';
-import { useLab } from '../useLab';
+import { NumberField } from '../ui/Field';
+import { useLab } from '../ui/useLab';
 import { LockedFieldset } from './LockedFieldset';
 
 /** The validation share and the seed, with the split they give on the loaded data set. */

@@ -1,8 +1,8 @@
-import { augmentIsOff, NO_AUGMENT } from '../../core/config';
-import { featureCache } from '../../core/techniques';
+import { augmentIsOff, NO_AUGMENT } from '../../core/data/augment';
+import { featureCache } from '../../core/settings/techniques';
 import { updateConfig } from '../../store/store';
-import { CheckboxField, NumberField } from '../Field';
-import { useLab } from '../useLab';
+import { CheckboxField, NumberField } from '../ui/Field';
+import { useLab } from '../ui/useLab';
 import { LockedFieldset } from './LockedFieldset';
 
 /** The memory-saving techniques: outside the tape, the feature cache, accumulation, checkpointing, float16 storage. */

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SWEEP_PRESETS, type SweepGrid } from '../../core/sweep';
+import { DEFAULT_SWEEP_PRESETS, type SweepGrid } from '../../core/sweep/sweep';
 import { labStore } from '../../store/store';
 import { GridEditor } from './GridEditor';
 import { useGridEditor } from './useGridEditor';

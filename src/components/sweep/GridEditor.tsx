@@ -1,9 +1,9 @@
 import { useId } from 'react';
-import { graphSweepGrid, graphSweepWords } from '../../core/graphChoice';
-import { SWEEP_FIELD_LABELS, type SweepGrid, type SweepProblem } from '../../core/sweep';
-import { FLOAT16_WORDS } from '../../core/remedies';
-import { SWEEP_PRECISIONS } from '../../core/sweepPrecision';
-import { useLab } from '../useLab';
+import { graphSweepGrid, graphSweepWords } from '../../core/sweep/graphChoice';
+import { SWEEP_FIELD_LABELS, type SweepGrid, type SweepProblem } from '../../core/sweep/sweep';
+import { FLOAT16_WORDS } from '../../core/oom/remedies';
+import { SWEEP_PRECISIONS } from '../../core/sweep/precision';
+import { useLab } from '../ui/useLab';
 import type { GridEditor as Editor, ListKey } from './useGridEditor';
 
 interface GridEditorProps {

@@ -1,5 +1,5 @@
-import { formatBytes } from '../../core/memory';
-import type { SweepPoint, SweepStatus } from '../../core/sweep';
+import { formatBytes } from '../../core/memory/memory';
+import type { SweepPoint, SweepStatus } from '../../core/sweep/sweep';
 
 interface Props extends Pick<SweepStatus, 'largest'> {
   /** The search's measured probes (the sweep's points while it ran). */ points: readonly SweepPoint[];

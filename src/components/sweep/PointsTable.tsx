@@ -1,6 +1,6 @@
-import { formatBytes } from '../../core/memory';
-import { predictionError } from '../../core/planner';
-import { skipCause, type SweepPoint } from '../../core/sweep';
+import { formatBytes } from '../../core/memory/memory';
+import { predictionError } from '../../core/planner/planner';
+import { skipCause, type SweepPoint } from '../../core/sweep/sweep';
 
 interface TableProps {
   points: SweepPoint[];

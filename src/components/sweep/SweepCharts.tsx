@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import { SweepChart } from '../../charts/SweepChart';
-import { byBatch, bySize, type SweepGrid, type SweepPoint } from '../../core/sweep';
-import { FLOAT16_WORDS } from '../../core/remedies';
-import { gridPresets } from '../../core/sweepPrecision';
+import { byBatch, bySize, type SweepGrid, type SweepPoint } from '../../core/sweep/sweep';
+import { FLOAT16_WORDS } from '../../core/oom/remedies';
+import { gridPresets } from '../../core/sweep/precision';
 
 interface ChartsProps {
   points: SweepPoint[];

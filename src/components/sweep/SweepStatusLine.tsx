@@ -1,4 +1,4 @@
-import type { SweepPoint, SweepStatus } from '../../core/sweep';
+import type { SweepPoint, SweepStatus } from '../../core/sweep/sweep';
 
 type SweepStatusLineProps = Pick<SweepStatus, 'status' | 'error' | 'progress'> & { points: SweepPoint[] };
 

@@ -6,8 +6,8 @@ import {
   type SweepGrid,
   type SweepPreset,
   type SweepProblem,
-} from '../../core/sweep';
-import { atFloat16, gridPrecisions, SWEEP_PRECISIONS, type SweepPrecision } from '../../core/sweepPrecision';
+} from '../../core/sweep/sweep';
+import { atFloat16, gridPrecisions, SWEEP_PRECISIONS, type SweepPrecision } from '../../core/sweep/precision';
 
 export type ListKey = 'batches' | 'sizes';
 

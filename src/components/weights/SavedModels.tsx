@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { catalogEntry } from '../../core/models';
-import type { SavedModelMeta } from '../../core/protocol';
+import { catalogEntry } from '../../core/model/models';
+import type { SavedModelMeta } from '../../core/run/protocol';
 import { modelLibrary } from '../../store/commands';
 import { loadSavedModel, useZipState } from './labZip';
 

@@ -1,6 +1,6 @@
-import { graphChoice } from '../../core/graphChoice';
-import { chooseModel } from '../../core/modelDefaults';
-import type { ModelId, WeightsChoice } from '../../core/models';
+import { graphChoice } from '../../core/sweep/graphChoice';
+import { chooseModel } from '../../core/settings/modelDefaults';
+import type { ModelId, WeightsChoice } from '../../core/model/models';
 import { updateConfig } from '../../store/store';
 
 const CHOICES: { value: WeightsChoice; label: string }[] = [

@@ -1,5 +1,5 @@
-import type { WeightsReport } from '../../core/protocol';
-import { count } from '../../core/count';
+import type { WeightsReport } from '../../core/run/protocol';
+import { count } from '../../core/format';
 
 /** How the chosen weights match the model: matched layers and parameters, what is missing or extra. */
 export function WeightsReportView({ report }: { report: WeightsReport }) {

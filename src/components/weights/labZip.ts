@@ -2,7 +2,7 @@
 // it, or why it was refused. The reading itself is the model library's (store/commands).
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import type { ZipLoaded } from '../../core/protocol';
+import type { ZipLoaded } from '../../core/run/protocol';
 import { modelLibrary } from '../../store/commands';
 
 interface ZipState {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { writeLink } from '../../core/urlSettings';
+import { writeLink } from '../../core/settings/url';
 import type { LabState } from '../../store/types';
 import { labStore } from '../../store/store';
 

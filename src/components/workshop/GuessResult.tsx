@@ -5,11 +5,11 @@ import {
   type Compared,
   type GuessComparison,
   type RunOutcome,
-} from '../../core/guess';
-import { formatBytes } from '../../core/memory';
+} from '../../core/run/guess';
+import { formatBytes } from '../../core/memory/memory';
 import { selectMeasuredPeaks } from '../../store/selectors';
 import { planRows } from '../planner/planRows';
-import { useLab } from '../useLab';
+import { useLab } from '../ui/useLab';
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
 const shownValue = (v: number | boolean | null) =>

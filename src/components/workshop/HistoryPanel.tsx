@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { historyCsv } from '../../core/history';
+import { historyCsv } from '../../core/run/history';
 import { HistoryCompare } from './HistoryCompare';
 import { HistoryTable } from './HistoryTable';
 import { useRunHistory } from './useRunHistory';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { commands } from '../../store/commands';
-import { useLab } from '../useLab';
+import { useLab } from '../ui/useLab';
 
 // The link's one-time effects run once per page, though StrictMode mounts components twice in dev.
 let sampleRequested = false;

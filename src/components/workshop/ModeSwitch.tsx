@@ -1,5 +1,5 @@
 import { actions } from '../../store/actions';
-import { useLab } from '../useLab';
+import { useLab } from '../ui/useLab';
 
 /** Explore (the planner's numbers in view) or predict, then run (numbers hidden until a guess). */
 export function ModeSwitch() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TRAIN_CONFIG } from '../../core/settings';
+import { DEFAULT_TRAIN_CONFIG } from '../../core/settings/settings';
 import { initialState } from '../../store/initial';
 import type { BatchPoint, LabState } from '../../store/types';
 import { runEnded, runEntry, sweepEnded, sweepEntries } from './runEntry';

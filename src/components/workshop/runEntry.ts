@@ -1,5 +1,5 @@
-import { medianMs, settingsChanges, type HistoryEntry } from '../../core/history';
-import { DEFAULT_SWEEP_PRESETS, type SweepPoint } from '../../core/sweep';
+import { medianMs, settingsChanges, type HistoryEntry } from '../../core/run/history';
+import { DEFAULT_SWEEP_PRESETS, type SweepPoint } from '../../core/sweep/sweep';
 import { selectMeasuredPeaks, selectPlannerKey } from '../../store/selectors';
 import type { LabState } from '../../store/types';
 import { planRows } from '../planner/planRows';

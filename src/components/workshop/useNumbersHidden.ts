@@ -1,5 +1,5 @@
-import { guessSettingsKey } from '../../core/guess';
-import { useLab } from '../useLab';
+import { guessSettingsKey } from '../../core/run/guess';
+import { useLab } from '../ui/useLab';
 
 /**
  * Whether the planner's numbers are hidden: in predict mode, until the participant has committed a guess

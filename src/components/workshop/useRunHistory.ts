@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { HistoryEntry } from '../../core/history';
-import type { TrainConfig } from '../../core/trainConfig';
+import type { HistoryEntry } from '../../core/run/history';
+import type { TrainConfig } from '../../core/settings/trainConfig';
 import { labStore } from '../../store/store';
 import { addRun, allRuns, deleteRun } from './historyDb';
 import { runEnded, runEntry, sweepEnded, sweepEntries } from './runEntry';

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_AUGMENT, type AugmentConfig } from '../../core/config';
-import { createRng } from '../../core/rng';
+import { DEFAULT_AUGMENT, type AugmentConfig } from '../../core/data/augment';
+import { createRng } from '../../core/data/rng';
 import { adjustBrightness, adjustContrast, augment, flipLeftRight } from './augment';
 
 /** A [H, W, 3] image whose three channels are channel(v) for each value v of the [H, W] grid. */

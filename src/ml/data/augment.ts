@@ -1,11 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
-import type { AugmentConfig } from '../../core/config';
-import { drawAugment } from '../../core/pixels';
-import type { Rng } from '../../core/rng';
+import type { AugmentConfig } from '../../core/data/augment';
+import { drawAugment } from '../../core/data/pixels';
+import type { Rng } from '../../core/data/rng';
 
 // Every op takes one [H, W, 3] float32 image in 0–255 pixel units and returns a new tensor;
 // the caller keeps ownership of the input. Resizing is not here: it always runs on the host, before
-// the image is a tensor (core/pixels resizeBilinearRgb, see ml/data/pipeline).
+// the image is a tensor (core/data/pixels resizeBilinearRgb, see ml/data/pipeline).
 
 /** tf.image.adjust_brightness on a float image: adds delta, no clipping. */
 export function adjustBrightness(img: tf.Tensor3D, delta: number): tf.Tensor3D {

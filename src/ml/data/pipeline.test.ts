@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AugmentConfig } from '../../core/config';
-import { createRng } from '../../core/rng';
+import type { AugmentConfig } from '../../core/data/augment';
+import { createRng } from '../../core/data/rng';
 import { installBudget, ResourceExhaustedError } from '../memory/budget';
 import {
   InputError,

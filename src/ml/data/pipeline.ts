@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
-import { validateAugment, type AugmentConfig } from '../../core/config';
-import { drawAugment, toRgb, transformPixels, type AugmentOn } from '../../core/pixels';
-import { createRng } from '../../core/rng';
+import { validateAugment, type AugmentConfig } from '../../core/data/augment';
+import { drawAugment, toRgb, transformPixels, type AugmentOn } from '../../core/data/pixels';
+import { createRng } from '../../core/data/rng';
 import { ResourceExhaustedError } from '../memory/budget';
 import { inPhase } from '../memory/stepPhase';
 import { augment } from './augment';

@@ -1,4 +1,4 @@
-import { oomMessage, tensorBytes, type OomDetails } from '../../core/oom';
+import { oomMessage, tensorBytes, type OomDetails } from '../../core/memory/oom';
 import { onKernel, type KernelRun } from './kernelHook';
 import { layerOf } from './layerContext';
 import { stepPhase } from './stepPhase';

@@ -1,4 +1,4 @@
-import type { OomDetails, OomKind } from '../../core/oom';
+import type { OomDetails, OomKind } from '../../core/memory/oom';
 import { ResourceExhaustedError } from './budget';
 import type { AllocationRecord } from './recorder';
 

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { trainableLayers } from '../../core/modelSpec';
-import { planTfjs } from '../../core/planner';
+import { trainableLayers } from '../../core/model/modelSpec';
+import { planTfjs } from '../../core/planner/planner';
 import { describeModel } from './describe';
 
 beforeAll(async () => {

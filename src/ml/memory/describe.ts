@@ -1,5 +1,5 @@
 import type * as tf from '@tensorflow/tfjs';
-import { product, type LayerKind, type LayerSpec, type ModelSpec } from '../../core/modelSpec';
+import { product, type LayerKind, type LayerSpec, type ModelSpec } from '../../core/model/modelSpec';
 import { layerWeightLists } from '../tfjsInternals';
 
 const KINDS: Record<string, LayerKind> = {

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { tensorBytes } from '../../core/oom';
+import { tensorBytes } from '../../core/memory/oom';
 import { interceptKernels } from '../tfjsInternals';
 
 /** The new buffers a kernel run allocated (outputs that alias an input, like Reshape, cost nothing). */

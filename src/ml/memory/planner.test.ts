@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { trainableLayers } from '../../core/modelSpec';
-import { checkpointSegments, planTfjs, predictionError } from '../../core/planner';
+import { trainableLayers } from '../../core/model/modelSpec';
+import { checkpointSegments, planTfjs, predictionError } from '../../core/planner/planner';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
 import type { Classifier } from '../models/head';
 import { labFamilyModel, noiseBatch, smallEfficientNetV2, tinyClassifier } from '../train/fixtures';

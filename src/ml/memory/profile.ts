@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { ProfiledKernel, StepProfile } from '../../core/memory';
+import type { ProfiledKernel, StepProfile } from '../../core/memory/memory';
 
 /** What tf.profile resolves to (tfjs exports the function, not its type). */
 type ProfileInfo = Awaited<ReturnType<typeof tf.profile>>;

@@ -1,4 +1,4 @@
-import type { StepPhase } from '../../core/oom';
+import type { StepPhase } from '../../core/memory/oom';
 import { onKernel } from './kernelHook';
 import { layerOf } from './layerContext';
 import { stepPhase } from './stepPhase';

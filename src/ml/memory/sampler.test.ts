@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MemorySample } from '../../core/memory';
+import type { MemorySample } from '../../core/memory/memory';
 import { onKernel } from './kernelHook';
 import { MemorySampler, readMemory } from './sampler';
 

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { MemorySample } from '../../core/memory';
+import type { MemorySample } from '../../core/memory/memory';
 
 /** The backend-specific fields tf.memory() adds for GPU backends. */
 interface BackendMemory {

@@ -1,4 +1,4 @@
-import type { StepPhase } from '../../core/oom';
+import type { StepPhase } from '../../core/memory/oom';
 
 let current: StepPhase = 'other';
 

@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planInput } from '../../core/planner';
-import { planTfjs } from '../../core/plannerTfjs';
-import { DEFAULT_TRAIN_CONFIG } from '../../core/settings';
-import { resolveTrainable } from '../../core/trainable';
+import { planInput } from '../../core/planner/planner';
+import { planTfjs } from '../../core/planner/tfjs';
+import { DEFAULT_TRAIN_CONFIG } from '../../core/settings/settings';
+import { resolveTrainable } from '../../core/settings/trainable';
 import { Trainer } from '../train/trainer';
 import {
   GraphBackboneError,
@@ -13,7 +13,7 @@ import {
   loadGraphBackbone,
 } from './graphBackbone';
 import { fixtureArtifacts, fixtureKernel, graphModelFixture } from './graphModelFixture';
-import { GRAPH_LAYER } from '../../core/layerTable';
+import { GRAPH_LAYER } from '../../core/model/layerTable';
 import { describeGraphClassifier } from './graphSpec';
 import { resetBackends } from '../tfjsInternals';
 

@@ -1,10 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { planTfjs, predictionError } from '../../core/planner';
+import { planTfjs, predictionError } from '../../core/planner/planner';
 import { Trainer } from '../train/trainer';
 import { graphClassifier, graphFeatures, loadGraphBackbone } from './graphBackbone';
 import { fixtureArtifacts, graphModelFixture, type FixtureVariant } from './graphModelFixture';
-import { GRAPH_LAYER } from '../../core/layerTable';
+import { GRAPH_LAYER } from '../../core/model/layerTable';
 import { describeGraphClassifier, graphNodes } from './graphSpec';
 
 beforeAll(async () => {

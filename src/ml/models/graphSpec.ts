@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import { GRAPH_LAYER } from '../../core/layerTable';
-import type { LayerSpec, ModelSpec } from '../../core/modelSpec';
+import { GRAPH_LAYER } from '../../core/model/layerTable';
+import type { LayerSpec, ModelSpec } from '../../core/model/modelSpec';
 import { describeModel } from '../memory/describe';
 import type { GraphBackbone } from './graphBackbone';
 import type { Classifier } from './head';

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NO_AUGMENT } from '../../core/config';
-import { kerasApplication, kerasScript, type KerasScriptInput } from '../../core/kerasScript';
-import { DEFAULT_TRAIN_CONFIG } from '../../core/settings';
+import { NO_AUGMENT } from '../../core/data/augment';
+import { kerasApplication, kerasScript, type KerasScriptInput } from '../../core/export/kerasScript';
+import { DEFAULT_TRAIN_CONFIG } from '../../core/settings/settings';
 import { MODELS } from './registry';
 
 const dir = mkdtempSync(join(tmpdir(), 'keras-script-'));

@@ -1,4 +1,4 @@
-import { layerBlock } from '../../core/layerTable';
+import { layerBlock } from '../../core/model/layerTable';
 
 export { layerBlock };
 

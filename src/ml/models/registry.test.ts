@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MODEL_CATALOG } from '../../core/models';
+import { MODEL_CATALOG } from '../../core/model/models';
 import { buildClassifier, buildModel, modelInfo, MODELS } from './registry';
 
 beforeAll(async () => {

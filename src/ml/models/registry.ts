@@ -4,9 +4,9 @@ import { EFFICIENTNET_V2_VARIANTS, efficientNetV2, type EfficientNetV2Id } from 
 import { initializers, type Architecture, type InitMode, type Sym } from './graph';
 import { attachHead, type Classifier } from './head';
 import { mobileNetV2 } from './mobilenetV2';
-import type { ModelId } from '../../core/models';
+import type { ModelId } from '../../core/model/models';
 
-export type { ModelId } from '../../core/models';
+export type { ModelId } from '../../core/model/models';
 export type ModelFamily = 'efficientnet' | 'efficientnetv2' | 'mobilenetv2';
 
 export interface ModelInfo {

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradientDifference, noiseBatch, tinyClassifier, withoutDropout } from './fixtures';
-import { microBatchSizes } from '../../core/planner';
+import { microBatchSizes } from '../../core/planner/planner';
 import { Trainer } from './trainer';
 import type { TrainerOptions } from './types';
 

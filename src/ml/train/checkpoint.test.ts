@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { trainableLayers } from '../../core/modelSpec';
-import { planTfjs, predictionError } from '../../core/planner';
-import { keptBoundaryBytes } from '../../core/plannerCheckpoint';
+import { trainableLayers } from '../../core/model/modelSpec';
+import { planTfjs, predictionError } from '../../core/planner/planner';
+import { keptBoundaryBytes } from '../../core/planner/checkpoint';
 import { describeModel } from '../memory/describe';
 import { releaseAbandonedTape } from '../tfjsInternals';
 import { checkpointedGradients, type BoundaryStorage } from './checkpoint';

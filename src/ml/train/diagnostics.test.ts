@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../core/protocol';
+import type { EngineEvent } from '../../core/run/protocol';
 import { makeDataset, type Batch, type DecodedImage, type PipelineItem } from '../data/pipeline';
 import { MAX_THUMBNAILS_PER_CELL, thumbnails } from './diagnostics';
 import { evaluate } from './evaluation';

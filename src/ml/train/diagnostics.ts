@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { Thumbnail } from '../../core/diagnostics';
+import type { Thumbnail } from '../../core/run/diagnostics';
 
 /** The longest side of a thumbnail: 64×64 RGBA is 16 KB, cheap to post to the page and to keep in the store. */
 export const THUMBNAIL_SIDE = 64;

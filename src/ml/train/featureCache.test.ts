@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../core/protocol';
+import type { EngineEvent } from '../../core/run/protocol';
 import { FeatureCache } from './featureCache';
 import { noiseBatch, quietRunContext, tinyClassifier, withoutDropout } from './fixtures';
 import { evaluate, evaluateCached } from './evaluation';

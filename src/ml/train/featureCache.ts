@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { createRng } from '../../core/rng';
+import { createRng } from '../../core/data/rng';
 
 /** Host memory the cache may use before it gives up (a browser tab's heap is not much larger). */
 export const FEATURE_CACHE_LIMIT_BYTES = 512 * 2 ** 20;

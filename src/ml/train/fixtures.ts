@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { EngineEvent } from '../../core/protocol';
+import type { EngineEvent } from '../../core/run/protocol';
 import type { Batch } from '../data/pipeline';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
 import { EFFICIENTNET_V2_VARIANTS, efficientNetV2 } from '../models/efficientnetV2';

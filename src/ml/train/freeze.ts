@@ -1,5 +1,5 @@
 import type * as tf from '@tensorflow/tfjs';
-import type { TrainingPhase } from '../../core/trainConfig';
+import type { TrainingPhase } from '../../core/settings/trainConfig';
 
 /** Trainable state of a classifier after a phase was set up. */
 export interface TrainableSummary {

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import type { StepBreakdown } from '../../core/memory';
-import { tensorBytes } from '../../core/oom';
+import type { StepBreakdown } from '../../core/memory/memory';
+import { tensorBytes } from '../../core/memory/oom';
 import { layerOfData } from '../memory/layerContext';
 import { tapeSavedTensors } from '../tfjsInternals';
 

@@ -1,6 +1,6 @@
 // The trainer's internal shapes of one step: what each micro-batch hands back and what a batch leaves.
 import type * as tf from '@tensorflow/tfjs';
-import type { StepTechnique } from '../../core/memory';
+import type { StepTechnique } from '../../core/memory/memory';
 import type { SavedActivations } from './measure';
 
 /** One micro-batch's contribution: its scaled loss, weighted accuracy, gradients and measurements. */

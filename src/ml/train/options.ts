@@ -1,4 +1,4 @@
-import type { TrainConfig } from '../../core/trainConfig';
+import type { TrainConfig } from '../../core/settings/trainConfig';
 import type { TrainerOptions } from './types';
 
 /** The trainer's options for a configuration's techniques: one home for the run and the batch search. */

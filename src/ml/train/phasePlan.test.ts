@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { LayerNames } from '../../core/layerTable';
-import { plannedPhases } from '../../core/schedule';
-import { DEFAULT_TRAIN_CONFIG } from '../../core/settings';
-import type { TrainConfig } from '../../core/trainConfig';
+import type { LayerNames } from '../../core/model/layerTable';
+import { plannedPhases } from '../../core/settings/schedule';
+import { DEFAULT_TRAIN_CONFIG } from '../../core/settings/settings';
+import type { TrainConfig } from '../../core/settings/trainConfig';
 import { graphClassifier, loadGraphBackbone } from '../models/graphBackbone';
 import { fixtureArtifacts, graphModelFixture } from '../models/graphModelFixture';
 import { tinyClassifier } from './fixtures';

@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pngjs from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WORKSHOP_PRESET } from '../../core/presets';
-import { DEFAULT_TRAIN_CONFIG } from '../../core/settings';
-import { stratifiedSplit } from '../../core/split';
-import { featureCache } from '../../core/techniques';
-import { fineTunedBackbone } from '../../core/trainable';
-import type { TrainConfig } from '../../core/trainConfig';
+import { WORKSHOP_PRESET } from '../../core/settings/presets';
+import { DEFAULT_TRAIN_CONFIG } from '../../core/settings/settings';
+import { stratifiedSplit } from '../../core/data/split';
+import { featureCache } from '../../core/settings/techniques';
+import { fineTunedBackbone } from '../../core/settings/trainable';
+import type { TrainConfig } from '../../core/settings/trainConfig';
 import { makeDataset, type DecodedImage, type PipelineItem } from '../data/pipeline';
 import { buildClassifier } from '../models/registry';
 import { NSFWJS_INPUT_SCALE, nsfwjsBackboneWeights } from '../weights/nsfwjs';
@@ -16,14 +16,14 @@ import { assignWeights } from '../weights/report';
 import { runTraining, type PhasePlan } from './runLoop';
 import { Trainer } from './trainer';
 
-/** The workshop preset the lab's button applies (core/presets.ts), on top of the defaults. */
+/** The workshop preset the lab's button applies (core/settings/presets.ts), on top of the defaults. */
 const WORKSHOP: TrainConfig = {
   ...DEFAULT_TRAIN_CONFIG,
   ...WORKSHOP_PRESET,
   fineTune: { ...WORKSHOP_PRESET.fineTune },
   augment: { ...WORKSHOP_PRESET.augment },
 };
-const SAMPLE = new URL('../../../public/sample/', import.meta.url);
+const SAMPLE = new URL('../../../public/sample', import.meta.url);
 const CLASSES = ['circles', 'squares', 'triangles'];
 
 /** The built-in sample as the lab reads it: every PNG of manifest.json, labelled by its folder. */

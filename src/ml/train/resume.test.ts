@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../core/protocol';
-import type { ResumePoint, SavedTensor, TrainerSnapshot } from '../../core/resume';
+import type { EngineEvent } from '../../core/run/protocol';
+import type { ResumePoint, SavedTensor, TrainerSnapshot } from '../../core/run/resume';
 import type { Batch } from '../data/pipeline';
 import { quietRunContext, tinyClassifier } from './fixtures';
 import { restoreModelWeights, saveModelWeights, snapshotTrainer } from './resume';

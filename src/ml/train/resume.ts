@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { ResumePoint, SavedTensor, TrainerSnapshot } from '../../core/resume';
+import type { ResumePoint, SavedTensor, TrainerSnapshot } from '../../core/run/resume';
 import type { Trainer } from './trainer';
 
 /** A host copy of a tensor's values (the tensor stays the caller's). */

@@ -1,9 +1,9 @@
 import type * as tf from '@tensorflow/tfjs';
-import { EarlyStopping } from '../../core/earlyStopping';
-import type { StepProfile } from '../../core/memory';
-import type { EngineEvent, TrainResult } from '../../core/protocol';
-import { pointAfter, type ResumePoint } from '../../core/resume';
-import type { TrainingPhase } from '../../core/trainConfig';
+import { EarlyStopping } from '../../core/run/earlyStopping';
+import type { StepProfile } from '../../core/memory/memory';
+import type { EngineEvent, TrainResult } from '../../core/run/protocol';
+import { pointAfter, type ResumePoint } from '../../core/run/resume';
+import type { TrainingPhase } from '../../core/settings/trainConfig';
 import type { Batch } from '../data/pipeline';
 import { evaluate, evaluateCached, type Evaluation } from './evaluation';
 import { FEATURE_CACHE_LIMIT_BYTES, FeatureCache } from './featureCache';

@@ -1,5 +1,5 @@
 import type * as tf from '@tensorflow/tfjs';
-import { cutSegments } from '../../core/segments';
+import { cutSegments } from '../../core/model/segments';
 
 /**
  * Consecutive layer calls of a model with exactly one tensor flowing in and one flowing out, so the
@@ -15,7 +15,7 @@ export interface Segment {
 }
 
 /**
- * Cuts the model's graph into segments at block boundaries with core/segments' rule (a cut only where a
+ * Cuts the model's graph into segments at block boundaries with core/model/segments' rule (a cut only where a
  * single tensor is live, 'stem' before the first block, 'top' after the last) and maps each onto the
  * model's symbolic tensors and layers.
  */

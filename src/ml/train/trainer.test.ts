@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { EngineEvent } from '../../core/protocol';
+import type { EngineEvent } from '../../core/run/protocol';
 import type { Batch } from '../data/pipeline';
 import { buildClassifier, EFFICIENTNET_PRESETS } from '../models/efficientnet';
 import { attributeOutputs, trackLayers } from '../memory/layerContext';

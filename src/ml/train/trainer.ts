@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
-import type { StepBreakdown, StepMode } from '../../core/memory';
-import type { TrainerSnapshot } from '../../core/resume';
-import { microBatchSizes } from '../../core/planner';
-import type { TrainingPhase } from '../../core/trainConfig';
+import type { StepBreakdown, StepMode } from '../../core/memory/memory';
+import type { TrainerSnapshot } from '../../core/run/resume';
+import { microBatchSizes } from '../../core/planner/planner';
+import type { TrainingPhase } from '../../core/settings/trainConfig';
 import { inPhase, setStepPhase } from '../memory/stepPhase';
 import { registeredVariables, releaseAbandonedTape } from '../tfjsInternals';
 import { checkpointedGradients } from './checkpoint';

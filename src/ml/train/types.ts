@@ -1,5 +1,5 @@
 import type * as tf from '@tensorflow/tfjs';
-import type { StepBreakdown, StepTechnique } from '../../core/memory';
+import type { StepBreakdown, StepTechnique } from '../../core/memory/memory';
 import type { BoundaryStorage } from './checkpoint';
 import type { LossScaleOptions, LossScaleState } from './lossScale';
 
@@ -13,7 +13,7 @@ export interface Metrics {
  * How the step's forward and backward ran. 'outside-tape': frozen backbone under tf.tidy, only the head
  * taped; 'taped': every layer on the tape; 'checkpointed': block segments, each recomputed in backward.
  */
-export type { StepMode, StepTechnique } from '../../core/memory';
+export type { StepMode, StepTechnique } from '../../core/memory/memory';
 
 /** What a training step reports. */
 export interface StepMetrics extends Metrics {

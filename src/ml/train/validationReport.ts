@@ -4,8 +4,8 @@ import {
   confusionMatrix,
   type DiagnosticsReport,
   type Misclassified,
-} from '../../core/diagnostics';
-import type { TrainingPhase } from '../../core/trainConfig';
+} from '../../core/run/diagnostics';
+import type { TrainingPhase } from '../../core/settings/trainConfig';
 import type { Batch } from '../data/pipeline';
 import { ThumbnailBudget, thumbnails } from './diagnostics';
 import { forEachBatch } from './iteration';

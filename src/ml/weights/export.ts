@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { ModelFile } from '../../core/protocol';
+import type { ModelFile } from '../../core/run/protocol';
 import { writeKerasH5 } from './h5';
 
 /** The weights file model.json points to (one shard: a zip holds it, so shard limits do not matter). */

@@ -1,6 +1,6 @@
 // What a tfjs model.json says about the lab classifier it describes, read from the topology alone (no
 // tfjs, so the page can read it before the worker builds anything).
-import { isModelId, type ModelId } from '../../core/models';
+import { isModelId, type ModelId } from '../../core/model/models';
 import { WeightLoadError } from './errors';
 
 /** The lab settings a saved classifier needs: its architecture, input size and number of classes. */
