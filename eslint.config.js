@@ -60,9 +60,65 @@ const pixelTypes = [
   'HTMLVideoElement',
 ].map((name) => [name, 'ml/ has no DOM and runs in Node: take plain pixels (see ml/data/pipeline).']);
 
+// core/'s folders, lowest first (docs/architecture.md): a folder may import core/'s root files and the
+// folders before it, never one after it, so the subjects cannot form a cycle. A pattern such as
+// `**/planner/*` matches a path into that folder at any depth (`../planner/tfjs`, `../../core/planner/x`).
+const coreFolders = [
+  'device',
+  'memory',
+  'model',
+  'data',
+  'settings',
+  'planner',
+  'oom',
+  'sweep',
+  'run',
+  'experiments',
+  'workshop',
+  'export',
+];
+
+/** The folder-order pattern for files in core/<folder> (or core/'s root files, folder null). */
+function folderOrder(folder) {
+  const later = coreFolders.slice(folder === null ? 0 : coreFolders.indexOf(folder) + 1);
+  if (later.length === 0) return [];
+  const where = folder === null ? "core/'s root files" : `core/${folder}/`;
+  return [
+    {
+      group: later.map((f) => `**/${f}/*`),
+      message: `${where} may not import ${later.join(', ')} (folder order, docs/architecture.md).`,
+    },
+  ];
+}
+
 /** core/ imports nothing outside core/: no other layer and no package (the regex lets relative paths through). */
-const coreImports = (regex, message) =>
-  forbid('core/', { layers: allBut('core'), also: [{ regex, message }] });
+const coreImports = (regex, message, folder) =>
+  forbid('core/', { layers: allBut('core'), also: [{ regex, message }, ...folderOrder(folder)] });
+
+/** The core/ rules, one block per row of the folder order, for sources and for tests. */
+function coreRules() {
+  const source = [
+    'core/ is pure TypeScript: it imports no package but zod (the one settings schema).',
+    '^(?!\\.\\.?/|zod$)',
+  ];
+  const test = ['core/ tests import vitest and core/ only.', '^(?!\\.\\.?/|vitest$)'];
+  return [null, ...coreFolders].flatMap((folder) => {
+    const files = folder === null ? 'src/core/*' : `src/core/${folder}/**/*`;
+    return [
+      {
+        files: [`${files}.ts`],
+        ignores: [tests],
+        languageOptions: { globals: {} },
+        rules: coreImports(source[1], source[0], folder),
+      },
+      {
+        files: [`${files}.test.ts`],
+        languageOptions: { globals: {} },
+        rules: coreImports(test[1], test[0], folder),
+      },
+    ];
+  });
+}
 const mlImports = (also) =>
   forbid('ml/', { layers: allBut('core', 'ml'), packages: [...packages.ui, ...packages.store], also });
 
@@ -94,20 +150,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  {
-    files: ['src/core/**/*.ts'],
-    ignores: [tests],
-    languageOptions: { globals: {} },
-    rules: coreImports(
-      '^(?!\\.\\.?/|zod$)',
-      'core/ is pure TypeScript: it imports no package but zod (the one settings schema).',
-    ),
-  },
-  {
-    files: ['src/core/**/*.test.ts'],
-    languageOptions: { globals: {} },
-    rules: coreImports('^(?!\\.\\.?/|vitest$)', 'core/ tests import vitest and core/ only.'),
-  },
+  ...coreRules(),
   {
     files: ['src/ml/**/*.ts'],
     ignores: [tests],
