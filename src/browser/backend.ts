@@ -11,6 +11,7 @@ import {
   type WebGPUProbe,
 } from '../core/device/backend';
 import { webglContext, webgpuAdapter, webgpuDevice } from '../ml/tfjsInternals';
+import { errorMessage } from '../core/format';
 
 /** The adapter's own description, kept when WebGPU is probed (tfjs 4.22 keeps only vendor and architecture). */
 let probedAdapter: ProbedAdapter | null = null;
@@ -121,7 +122,7 @@ async function trySetBackend(name: BackendName): Promise<string | null> {
     if (!ok || tf.getBackend() !== name) return `${name}: initialisation failed`;
     return null;
   } catch (err) {
-    return `${name}: ${err instanceof Error ? err.message : String(err)}`;
+    return `${name}: ${errorMessage(err)}`;
   }
 }
 

@@ -3,6 +3,7 @@ import { ResourceExhaustedError } from '../ml/memory/budget';
 import { classifyFailure, realFailure, type ScopeError } from '../ml/memory/classify';
 import type { LargestAllocation } from '../ml/memory/recorder';
 import { webgpuDevice } from '../ml/tfjsInternals';
+import { errorMessage } from '../core/format';
 
 async function popScopes(device: GPUDevice): Promise<ScopeError[]> {
   const errors: ScopeError[] = [];
@@ -15,7 +16,7 @@ async function popScopes(device: GPUDevice): Promise<ScopeError[]> {
     // A pending popErrorScope rejects when the device is lost.
     errors.push({
       filter: 'out-of-memory',
-      message: `device lost: ${err instanceof Error ? err.message : String(err)}`,
+      message: `device lost: ${errorMessage(err)}`,
     });
   }
   return errors;

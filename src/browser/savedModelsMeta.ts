@@ -2,6 +2,7 @@
 // the IndexedDB adapter (savedModels.ts) and the views use it.
 import type { SavedModelMeta } from '../core/run/protocol';
 import type { ZipModel } from '../ml/weights/zipModel';
+import { errorMessage, formatBytes } from '../core/format';
 
 /** The list entry of a read zip: the notes' name, date, classes and accuracy where the lab wrote them. */
 export function savedModelMeta(zip: ZipModel, bytes: number, now: Date): SavedModelMeta {
@@ -20,8 +21,6 @@ export function savedModelMeta(zip: ZipModel, bytes: number, now: Date): SavedMo
   };
 }
 
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-
 /** Whether a thrown value is the browser's storage quota refusal (Chromium, WebKit; Firefox's name). */
 export const isQuotaError = (thrown: unknown): boolean =>
   thrown instanceof Error &&
@@ -34,13 +33,13 @@ export function storageRefusal(
   estimate: { usage?: number; quota?: number } | null,
 ): string {
   if (!isQuotaError(thrown))
-    return `The model (${mb(bytes)}) could not be saved in this browser: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
+    return `The model (${formatBytes(bytes)}) could not be saved in this browser: ${errorMessage(thrown)}`;
   const used =
     estimate?.usage !== undefined && estimate.quota !== undefined
-      ? ` This site uses ${mb(estimate.usage)} of its ${mb(estimate.quota)} quota.`
+      ? ` This site uses ${formatBytes(estimate.usage)} of its ${formatBytes(estimate.quota)} quota.`
       : '';
   return (
-    `The browser refused to store the model (${mb(bytes)}): its storage quota for this site is full ` +
+    `The browser refused to store the model (${formatBytes(bytes)}): its storage quota for this site is full ` +
     `(QuotaExceededError).${used} Delete saved models below, or download the zip instead.`
   );
 }

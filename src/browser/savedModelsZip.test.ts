@@ -262,11 +262,11 @@ describe('the list entry and a refused save', () => {
     const quota = new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     expect(storageRefusal(quota, 25e6, { usage: 90e6, quota: 100e6 })).toBe(
       'The browser refused to store the model (25.0 MB): its storage quota for this site is full ' +
-        '(QuotaExceededError). This site uses 90.0 MB of its 100.0 MB quota. Delete saved models below, ' +
+        '(QuotaExceededError). This site uses 90.0 MB of its 100 MB quota. Delete saved models below, ' +
         'or download the zip instead.',
     );
     expect(storageRefusal(new Error('disk on fire'), 1e6, null)).toBe(
-      'The model (1.0 MB) could not be saved in this browser: disk on fire',
+      'The model (1.00 MB) could not be saved in this browser: disk on fire',
     );
   });
 });

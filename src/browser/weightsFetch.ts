@@ -1,8 +1,8 @@
 // Fetching weights from an address the user typed, the only request the lab makes off its own origin.
 // The page's Content-Security-Policy (deploy/headers.ts) allows connect-src 'self' https: and local
 // http servers, because a CSP cannot widen itself when a URL is typed; the rules here decide the rest.
-import { formatBytes } from '../core/memory/memory';
 import { WeightLoadError } from '../ml/weights';
+import { formatBytes } from '../core/format';
 
 /**
  * Most bytes one weights load may read, all files together: the largest model the lab builds

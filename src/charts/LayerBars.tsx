@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { formatBytes } from '../core/memory/memory';
 import { BarsSvg } from './svg/BarsSvg';
+import { formatBytes } from '../core/format';
 
 /** Bars drawn; the smaller layers beyond them share one bar, so a deep model's chart stays one screen tall. */
 export const MAX_BARS = 20;

@@ -1,10 +1,11 @@
 import { memo, useMemo } from 'react';
 import { downsampleMax } from '../core/run/downsample';
-import { formatBytes, type TimelineMarker } from '../core/memory/memory';
+import { type TimelineMarker } from '../core/memory/memory';
 import { useThrottled } from './useThrottled';
 import { ChartSummary } from './ChartSummary';
 import { LineSvg } from './svg/LineSvg';
 import type { SvgMarker } from './svg/types';
+import { formatBytes } from '../core/format';
 
 /** Most points drawn; each kept point is its bucket's peak, so thinning never hides the maximum. */
 export const MAX_DRAWN_SAMPLES = 300;

@@ -3,7 +3,6 @@
 // traced as 67–107 ms tasks while a dropped folder's files were opened and the planner redrew.
 import { memo, useMemo, useState } from 'react';
 import { ChartSummary } from './ChartSummary';
-import { formatBytes } from '../core/memory/memory';
 import type { SweepRow } from '../core/sweep/sweep';
 import { Axes } from './svg/Axes';
 import { pathOf } from './svg/layout';
@@ -16,6 +15,7 @@ import './svg/LineSvg.css';
 import { byteAxis, LOG_SPAN } from './sweep/axis';
 import { nearestX, sweepFrame, type SweepFrame } from './sweep/frame';
 import { oomMarks, sweepSeries } from './sweep/series';
+import { formatBytes } from '../core/format';
 
 const OOM = 'var(--chart-oom)';
 const FITS = 'var(--chart-fits)';

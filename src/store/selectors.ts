@@ -3,7 +3,6 @@
  * tests read these instead of re-deriving them, so two copies cannot disagree. Selectors that build an
  * object or a set remember their last inputs, so a view subscribed to one re-renders only when it changes.
  */
-import { formatDuration } from '../core/run/eta';
 import type { ModelSpec } from '../core/model/modelSpec';
 import { stepPeaks } from '../core/memory/phasePeaks';
 import { batchesPerEpoch, plannedPhases } from '../core/settings/schedule';
@@ -13,6 +12,7 @@ import { stratifiedSplit } from '../core/data/split';
 import { resolveTrainable } from '../core/settings/trainable';
 import type { TrainableSet, TrainConfig } from '../core/settings/trainConfig';
 import type { LabState } from './types';
+import { formatDuration } from '../core/format';
 
 /** Classes the planner assumes before a data set is loaded (the built-in sample has three). */
 export const DEFAULT_PLANNER_CLASSES = 3;

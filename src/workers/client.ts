@@ -4,7 +4,6 @@
 import type { BackendRequest } from '../core/device/backend';
 import type { DatasetPayload, EngineEvent, TrainResult } from '../core/run/protocol';
 import { oomMessage } from '../core/memory/oom';
-import { formatBytes } from '../core/memory/memory';
 import type { Remedy } from '../core/oom/remedies';
 import { isTrainable } from '../core/data/scan';
 import { graphSweepGrid } from '../core/sweep/graphChoice';
@@ -19,11 +18,13 @@ import { selectBusy, selectConfigProblems, selectNumClasses, selectTraining } fr
 import { labStore, updateConfig } from '../store/store';
 import { DatasetLoader, fromPicked, sampleFiles, type ListedFile } from './datasetLoader';
 import { EventBatcher } from './engineEvents';
-import { messageOf, startEngine } from './engineStart';
+import { startEngine } from './engineStart';
+import { errorMessage } from '../core/format';
 import { ModelSync } from './modelSync';
 import { withRunSaving } from './runSaver';
 import { datasetPayload, previewPayload } from './trainPayload';
 import type { Transport } from './transport';
+import { formatBytes } from '../core/format';
 
 /** The largest-batch search tries batches up to this. */
 const LARGEST_BATCH_CEILING = 256;
@@ -58,8 +59,8 @@ export class LabClient implements LabCommands {
       this.unsubscribe ??= labStore.subscribe(() => this.sync.refresh());
       this.sync.refresh();
     } catch (err) {
-      actions.engineFailed(messageOf(err));
-      appendLog('error', messageOf(err));
+      actions.engineFailed(errorMessage(err));
+      appendLog('error', errorMessage(err));
     }
   }
 
@@ -136,7 +137,7 @@ export class LabClient implements LabCommands {
       if (root)
         await this.loadDataset('Loading a folder', '', async () => fromPicked(filesFromDirectory(root)));
     } catch (err) {
-      appendLog('error', messageOf(err));
+      appendLog('error', errorMessage(err));
     }
   }
 
@@ -155,7 +156,7 @@ export class LabClient implements LabCommands {
       );
       if (isTrainable(loaded.scan)) await this.refreshPreview();
     } catch (err) {
-      appendLog('error', messageOf(err));
+      appendLog('error', errorMessage(err));
     }
   }
 
@@ -179,7 +180,7 @@ export class LabClient implements LabCommands {
       });
       actions.previewReady(images);
     } catch (err) {
-      actions.previewFailed(messageOf(err));
+      actions.previewFailed(errorMessage(err));
     }
   }
 
@@ -206,7 +207,7 @@ export class LabClient implements LabCommands {
       });
       actions.sweepDone();
     } catch (err) {
-      actions.sweepFailed(messageOf(err));
+      actions.sweepFailed(errorMessage(err));
     }
   }
 
@@ -255,7 +256,7 @@ export class LabClient implements LabCommands {
           : `Largest batch that fits at ${size}×${size} (${preset.label}): ${result.largest}, measured in ${result.points.length} steps${result.predicted !== null ? ` from the planner's ${result.predicted}` : ''}.`,
       );
     } catch (err) {
-      actions.sweepFailed(messageOf(err));
+      actions.sweepFailed(errorMessage(err));
     }
   }
 
@@ -283,8 +284,8 @@ export class LabClient implements LabCommands {
       if (loaded.kind === 'graph-model')
         appendLog('warn', loaded.reason ?? 'A GraphModel cannot be fine-tuned.');
     } catch (err) {
-      actions.weightsFailed(messageOf(err));
-      appendLog('error', messageOf(err));
+      actions.weightsFailed(errorMessage(err));
+      appendLog('error', errorMessage(err));
     }
   }
 
@@ -310,7 +311,7 @@ export class LabClient implements LabCommands {
       actions.provokeDone(result);
       if (result.caught) appendLog('warn', `Provoked on purpose and caught: ${oomMessage(result.caught)}`);
     } catch (err) {
-      actions.provokeFailed(messageOf(err));
+      actions.provokeFailed(errorMessage(err));
     }
   }
 
@@ -330,7 +331,7 @@ export class LabClient implements LabCommands {
             : '.'),
       );
     } catch (err) {
-      actions.releaseFailed(messageOf(err));
+      actions.releaseFailed(errorMessage(err));
     }
   }
 
@@ -362,8 +363,8 @@ export class LabClient implements LabCommands {
       actions.runEnded(result);
       appendLog('info', describeResult(result));
     } catch (err) {
-      actions.runFailed(messageOf(err));
-      appendLog('error', `Training failed: ${messageOf(err)}`);
+      actions.runFailed(errorMessage(err));
+      appendLog('error', `Training failed: ${errorMessage(err)}`);
     }
   }
 

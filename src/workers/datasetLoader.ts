@@ -10,6 +10,7 @@ import { findUndecodable } from '../browser/decodeCheck';
 import { openFiles, yieldToPage, type OpenFile, type Picked } from '../browser/folder';
 import { scanOffPage } from '../browser/scanOffPage';
 import { actions, appendLog } from '../store/actions';
+import { errorMessage } from '../core/format';
 
 /** A listed file with where its bytes are, or how to open it (a folder listed by name). */
 export interface ListedFile {
@@ -74,7 +75,7 @@ export class DatasetLoader {
       return loaded;
     } catch (err) {
       if (signal.aborted) return notLoaded(folderName, signal);
-      actions.datasetFailed(err instanceof Error ? err.message : String(err));
+      actions.datasetFailed(errorMessage(err));
       throw err;
     } finally {
       if (this.current === controller) this.current = null;

@@ -2,6 +2,7 @@
 // (createImageBitmap decodes off this thread too), and reports progress about ten times a second.
 import type { CheckItem, CheckReply, CheckRequest } from '../browser/decodeCheck';
 import { openBitmap, readBlob } from '../browser/decode';
+import { errorMessage } from '../core/format';
 
 /** Images being decoded at once: enough to keep the browser's decoder threads and file reads busy. */
 const CONCURRENCY = 16;
@@ -30,7 +31,7 @@ async function check(item: CheckItem): Promise<void> {
   try {
     (await openBitmap(await readBlob(item.source, item.path), item.path)).close();
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     failures.push([item.fileIndex, message.replace(`Cannot decode "${item.path}": `, 'cannot decode: ')]);
   }
   done++;

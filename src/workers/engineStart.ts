@@ -4,6 +4,7 @@
 // same adapter, and training on the page's thread would block the page for the length of every step.
 import type { BackendInfo, BackendRequest } from '../core/device/backend';
 import { InThreadTransport, WorkerTransport, type Transport, type UnsolicitedHandler } from './transport';
+import { errorMessage } from '../core/format';
 
 export interface StartedEngine {
   transport: Transport;
@@ -30,7 +31,7 @@ export async function startEngine(
       return { transport, info: workerInfo, fallback: null };
     transport.close();
   } catch (err) {
-    fallback = `The training worker could not start (${messageOf(err)}); training on the page thread.`;
+    fallback = `The training worker could not start (${errorMessage(err)}); training on the page thread.`;
   }
   const transport = new InThreadTransport(onUnsolicited);
   const info = await transport.send({ type: 'init', backend: request, webglF16Textures });
@@ -42,8 +43,4 @@ export async function startEngine(
 async function pageHasGpu(request: BackendRequest): Promise<boolean> {
   if (request !== 'auto' && request !== 'webgpu') return false;
   return 'gpu' in navigator && !!(await navigator.gpu.requestAdapter().catch(() => null));
-}
-
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

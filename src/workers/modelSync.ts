@@ -13,7 +13,7 @@ import {
   selectWeightsKey,
 } from '../store/selectors';
 import { labStore } from '../store/store';
-import { messageOf } from './engineStart';
+import { errorMessage } from '../core/format';
 import type { Transport } from './transport';
 
 export class ModelSync {
@@ -57,7 +57,7 @@ export class ModelSync {
       });
       actions.plannerReady(spec, key);
     } catch (err) {
-      actions.plannerFailed(key, messageOf(err));
+      actions.plannerFailed(key, errorMessage(err));
     } finally {
       this.plannerInFlight = '';
     }
@@ -92,7 +92,7 @@ export class ModelSync {
     } catch (err) {
       appendLog(
         'warn',
-        `The model could not be described at ${missing.height}×${missing.width}: ${messageOf(err)}`,
+        `The model could not be described at ${missing.height}×${missing.width}: ${errorMessage(err)}`,
       );
     } finally {
       this.alternateInFlight = false;
@@ -118,7 +118,7 @@ export class ModelSync {
       });
       actions.weightsReported(key, report);
     } catch (err) {
-      actions.weightsReported(key, null, messageOf(err));
+      actions.weightsReported(key, null, errorMessage(err));
     } finally {
       this.reportInFlight = '';
     }

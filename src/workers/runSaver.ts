@@ -20,7 +20,7 @@ import { clearSavedRun, loadSavedRun, saveRun } from '../browser/runStore';
 import { actions, refuse } from '../store/actions';
 import { loadedIdentitySliced } from '../store/resumeSelectors';
 import { labStore } from '../store/store';
-import { messageOf } from './engineStart';
+import { errorMessage } from '../core/format';
 import type { Transport } from './transport';
 
 /** An engine event with the time it reached the page, as the log shows it. */
@@ -59,7 +59,7 @@ async function offerSavedRun(): Promise<void> {
     };
     actions.savedRunFound(summary);
   } catch (err) {
-    actions.logged('warn', `Could not read the saved run: ${messageOf(err)}`, Date.now());
+    actions.logged('warn', `Could not read the saved run: ${errorMessage(err)}`, Date.now());
   }
 }
 
@@ -155,7 +155,7 @@ function unsavedMessage(err: unknown): string {
   const why =
     err instanceof DOMException && err.name === 'QuotaExceededError'
       ? 'the storage quota is full'
-      : messageOf(err);
+      : errorMessage(err);
   return `This run is not saved for resuming (${why}); training continues unsaved, and a reload would lose it.`;
 }
 

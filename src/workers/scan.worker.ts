@@ -3,6 +3,7 @@
 import { parseManifest, scanManifest } from '../core/data/manifest';
 import { scanFiles } from '../core/data/scan';
 import type { ScanReply, ScanRequest } from '../browser/scanOffPage';
+import { errorMessage } from '../core/format';
 
 self.onmessage = (e: MessageEvent<ScanRequest>) => {
   const { found, folders, manifests } = e.data;
@@ -17,7 +18,7 @@ self.onmessage = (e: MessageEvent<ScanRequest>) => {
     }
     reply ??= { type: 'scanned', scan: scanFiles(found, folders) };
   } catch (err) {
-    reply = { type: 'error', message: err instanceof Error ? err.message : String(err) };
+    reply = { type: 'error', message: errorMessage(err) };
   }
   self.postMessage(reply);
 };

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { sortRows, type ClassRow, type SortKey } from '../../core/workshop/classResults';
-import { formatBytes } from '../../core/memory/memory';
+import { formatBytes } from '../../core/format';
 
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'name', label: 'name' },

@@ -6,6 +6,7 @@ import type { LabState } from '../../store/types';
 import { planRows } from '../planner/planRows';
 import { saveFile } from '../results/download';
 import { allRuns } from '../workshop/historyDb';
+import { errorMessage } from '../../core/format';
 
 const NAME_KEY = 'vram-lab-participant';
 
@@ -48,7 +49,7 @@ export function ExportMyResults() {
       saveFile(`vram-lab-results-${stem}.json`, JSON.stringify(file, null, 2), 'application/json');
       setStatus(`Exported ${file.runs.length} runs and the current settings for ${file.name}.`);
     } catch (err) {
-      setStatus(`Not exported: ${err instanceof Error ? err.message : String(err)}`);
+      setStatus(`Not exported: ${errorMessage(err)}`);
     }
   };
   return (

@@ -1,5 +1,5 @@
-import { formatBytes } from '../../core/memory/memory';
 import type { BatchPoint } from '../../store/types';
+import { formatBytes } from '../../core/format';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
 

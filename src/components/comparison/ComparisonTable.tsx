@@ -1,7 +1,7 @@
-import { formatBytes } from '../../core/memory/memory';
 import { describeRunSettings } from '../../core/settings/techniques';
 import type { TrainConfig } from '../../core/settings/trainConfig';
 import type { PreviousRun } from '../../store/types';
+import { formatBytes } from '../../core/format';
 
 interface Props {
   previous: PreviousRun;

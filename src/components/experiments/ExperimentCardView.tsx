@@ -2,7 +2,6 @@ import { useMemo } from 'react';
 import type { ExperimentCard } from '../../core/experiments/experiments';
 import { SEED_CONFIG } from '../../core/experiments/experiments';
 import { predictPhases } from '../../core/experiments/math';
-import { formatBytes } from '../../core/memory/memory';
 import type { ModelSpec } from '../../core/model/modelSpec';
 import { validateTrainConfig } from '../../core/settings/settings';
 import { commands } from '../../store/commands';
@@ -10,6 +9,7 @@ import { updateConfig } from '../../store/store';
 import { useLab } from '../ui/useLab';
 import { PairTable } from './PairTable';
 import type { Side, SideResult } from './runPair';
+import { formatBytes } from '../../core/format';
 
 const TFJS_WORDS: Record<ExperimentCard['tfjs'], string> = {
   real: 'tfjs does this for real',

@@ -9,6 +9,7 @@ import { useLab } from '../ui/useLab';
 import { allRuns } from '../workshop/historyDb';
 import { ExperimentCardView } from './ExperimentCardView';
 import { runPair, type Side, type SideResult } from './runPair';
+import { errorMessage } from '../../core/format';
 
 /** Why no card can run now, or null when one can. */
 function blockedBy(busy: boolean, engineFree: boolean, dataReady: boolean, active: boolean): string | null {
@@ -91,9 +92,7 @@ export function useExperiments() {
         if (!result.reused) setKept((k) => [...k, result.entry]);
       },
     )
-      .catch((e: unknown) =>
-        setErrors((x) => ({ ...x, [card.id]: e instanceof Error ? e.message : String(e) })),
-      )
+      .catch((e: unknown) => setErrors((x) => ({ ...x, [card.id]: errorMessage(e) })))
       .finally(() => {
         setActive(null);
         setStarted(null);

@@ -1,9 +1,9 @@
 import type React from 'react';
 import type { ExperimentPair } from '../../core/experiments/experiments';
 import type { PhasePrediction } from '../../core/experiments/math';
-import { formatBytes } from '../../core/memory/memory';
 import type { TrainingPhase } from '../../core/settings/trainConfig';
 import type { Side, SideResult } from './runPair';
+import { formatBytes } from '../../core/format';
 
 interface Props {
   id: string;

@@ -1,6 +1,7 @@
-import { formatBytes, savedFloat16Bytes, transientBytes } from '../../core/memory/memory';
+import { savedFloat16Bytes, transientBytes } from '../../core/memory/memory';
 import { peakStep } from '../../core/memory/phasePeaks';
 import { useLab } from '../ui/useLab';
+import { formatBytes } from '../../core/format';
 
 type Category = 'weights' | 'gradients' | 'optimizer' | 'savedActivations' | 'input';
 

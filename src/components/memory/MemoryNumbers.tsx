@@ -1,6 +1,5 @@
 import type { MemorySample } from '../../core/memory/memory';
-import { formatBytes } from '../../core/memory/memory';
-import { count } from '../../core/format';
+import { count, formatBytes } from '../../core/format';
 
 interface Props {
   /** The latest sample, if any. */ last: MemorySample | undefined;

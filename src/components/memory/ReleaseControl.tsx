@@ -1,7 +1,7 @@
-import { formatBytes } from '../../core/memory/memory';
 import { commands } from '../../store/commands';
 import { selectEngineFree } from '../../store/selectors';
 import { useLab } from '../ui/useLab';
+import { formatBytes } from '../../core/format';
 
 /** Keras' clear_session for the browser: free the model and the backend's pool, with before and after. */
 export function ReleaseControl() {

@@ -1,7 +1,7 @@
 import { LayerBars } from '../../charts/LayerBars';
-import { formatBytes } from '../../core/memory/memory';
 import { peakStep } from '../../core/memory/phasePeaks';
 import { useLab } from '../ui/useLab';
+import { formatBytes } from '../../core/format';
 
 /** What the gradient tape holds at the end of the forward pass of the latest phase's highest-peak step, by layer. */
 export function SavedByLayer() {

@@ -1,6 +1,6 @@
-import { formatBytes, type ProfiledKernel } from '../../core/memory/memory';
+import { type ProfiledKernel } from '../../core/memory/memory';
 import { useLab } from '../ui/useLab';
-import { count } from '../../core/format';
+import { count, formatBytes } from '../../core/format';
 
 const kernelLine = (k: ProfiledKernel, value: string) => (
   <li key={`${k.name}-${value}-${k.outputShapes.map((s) => s.join('×')).join(',')}`}>

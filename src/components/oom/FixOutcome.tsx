@@ -1,6 +1,6 @@
-import { formatBytes } from '../../core/memory/memory';
 import { fixOutcome } from '../../core/oom/remedies';
 import type { TrainingPhase } from '../../core/settings/trainConfig';
+import { formatBytes } from '../../core/format';
 
 /** What the planner claimed for the fix the user applied (the run slice's `appliedFix`). */
 export interface AppliedFixClaim {

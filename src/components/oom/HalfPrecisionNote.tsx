@@ -1,6 +1,6 @@
-import { formatBytes } from '../../core/memory/memory';
 import { planKeras, type PlanInput } from '../../core/planner/planner';
 import { FLOAT16_WORDS } from '../../core/oom/remedies';
+import { formatBytes } from '../../core/format';
 
 /**
  * What half precision means here against Keras: the lab's float16 storage (a fix above, in the

@@ -1,9 +1,9 @@
-import { formatBytes } from '../../core/memory/memory';
 import { oomMessage } from '../../core/memory/oom';
 import type { ProvokeResult } from '../../core/run/protocol';
 import { commands } from '../../store/commands';
 import { selectBusy } from '../../store/selectors';
 import { useLab } from '../ui/useLab';
+import { formatBytes } from '../../core/format';
 
 /** Experiments that show how a real GPU failure looks in the browser, and that the lab survives it. */
 export function LessonsPanel() {

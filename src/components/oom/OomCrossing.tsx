@@ -1,7 +1,7 @@
-import { formatBytes } from '../../core/memory/memory';
 import type { Plan } from '../../core/planner/planner';
 import { ALLOCATION_ORDER } from '../../core/oom/remedies';
 import { CATEGORY_WORDS } from './words';
+import { formatBytes } from '../../core/format';
 
 interface Props {
   /** The planner's plan of the step that failed. */ failing: Plan;

@@ -1,5 +1,5 @@
-import { formatBytes } from '../../core/memory/memory';
 import type { OomDetails } from '../../core/memory/oom';
+import { formatBytes } from '../../core/format';
 
 /** Where it failed, what was in use and asked for, and the limit, each with where the number comes from. */
 export function OomNumbers({ oom }: { oom: OomDetails }) {

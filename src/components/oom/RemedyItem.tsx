@@ -1,6 +1,6 @@
-import { formatBytes } from '../../core/memory/memory';
 import { fixClaim, type RankedRemedy } from '../../core/oom/remedies';
 import { commands } from '../../store/commands';
+import { formatBytes } from '../../core/format';
 
 /** One fix: the button, why it helps, and the planner's peak for exactly the changed settings. */
 export function RemedyItem({ ranked: r }: { ranked: RankedRemedy }) {

@@ -1,7 +1,7 @@
-import { formatBytes } from '../../core/memory/memory';
 import type { Plan } from '../../core/planner/planner';
 import { useNumbersHidden } from '../workshop/useNumbersHidden';
 import type { PlanRow } from './planRows';
+import { formatBytes } from '../../core/format';
 
 const CATEGORY_LABELS: [keyof Plan['categories'], string][] = [
   ['weights', 'weights'],

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
-import { formatBytes } from '../../core/memory/memory';
 import { useNumbersHidden } from '../workshop/useNumbersHidden';
 import { planRows } from './planRows';
 import { usePlanned } from './usePlanned';
+import { formatBytes } from '../../core/format';
 
 /**
  * The planner's predicted peak of each phase in one line, for the run bar: whatever part of the page

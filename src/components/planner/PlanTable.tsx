@@ -1,4 +1,3 @@
-import { formatBytes, formatFlopRate, formatFlops } from '../../core/memory/memory';
 import { predictionError, type Plan } from '../../core/planner/planner';
 import type { BatchPoint } from '../../store/types';
 import { PeakNote } from '../run/BackendBadge';
@@ -6,6 +5,7 @@ import { GuessResult } from '../workshop/GuessResult';
 import { PredictGuess } from '../workshop/PredictGuess';
 import { useNumbersHidden } from '../workshop/useNumbersHidden';
 import { measuredPeak, medianStepMs, type PlanRow } from './planRows';
+import { formatBytes, formatFlopRate, formatFlops } from '../../core/format';
 
 const AT_LABELS: Record<Plan['at'], string> = {
   forward: 'end of the forward pass',

@@ -4,6 +4,7 @@ import { commands, modelLibrary } from '../../store/commands';
 import { labStore } from '../../store/store';
 import { saveFile } from './download';
 import { useLab } from '../ui/useLab';
+import { errorMessage } from '../../core/format';
 
 const FORMATS = [
   { format: 'tfjs-layers', label: 'Model: tfjs Layers (.zip)' },
@@ -36,7 +37,7 @@ export function ModelExports() {
     try {
       setStatus(await work());
     } catch (err) {
-      setStatus(`Export failed: ${err instanceof Error ? err.message : String(err)}`);
+      setStatus(`Export failed: ${errorMessage(err)}`);
     }
   };
   const download = (format: (typeof FORMATS)[number]['format']) =>

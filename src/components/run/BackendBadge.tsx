@@ -1,11 +1,11 @@
 import { computeKind, peakNote, type ComputeKind } from '../../core/device/adapterKind';
-import { formatBytes } from '../../core/memory/memory';
 import { isSoftwareDefaults, SOFTWARE_TRAIN_CONFIG } from '../../core/settings/settings';
 import { BACKEND_ORDER, type BackendRequest } from '../../core/device/backend';
 import { commands } from '../../store/commands';
 import { selectBusy } from '../../store/selectors';
 import { useLab } from '../ui/useLab';
 import './BackendBadge.css';
+import { formatBytes } from '../../core/format';
 
 /** Which backend trains, on which adapter, with which limits, and why a faster one was not used. */
 export function BackendBadge() {

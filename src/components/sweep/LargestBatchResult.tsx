@@ -1,5 +1,5 @@
-import { formatBytes } from '../../core/memory/memory';
 import type { SweepPoint, SweepStatus } from '../../core/sweep/sweep';
+import { formatBytes } from '../../core/format';
 
 interface Props extends Pick<SweepStatus, 'largest'> {
   /** The search's measured probes (the sweep's points while it ran). */ points: readonly SweepPoint[];

@@ -1,6 +1,6 @@
-import { formatBytes } from '../../core/memory/memory';
 import { predictionError } from '../../core/planner/planner';
 import { skipCause, type SweepPoint } from '../../core/sweep/sweep';
+import { formatBytes } from '../../core/format';
 
 interface TableProps {
   points: SweepPoint[];

@@ -1,4 +1,3 @@
-import { formatBytes } from '../../core/memory/memory';
 import type { SweepGrid, SweepPoint, SweepStatus } from '../../core/sweep/sweep';
 import { GridEditor } from './GridEditor';
 import { LargestBatchResult } from './LargestBatchResult';
@@ -7,6 +6,7 @@ import { SweepCharts } from './SweepCharts';
 import { SweepStatusLine } from './SweepStatusLine';
 import { useGridEditor } from './useGridEditor';
 import './SweepPanel.css';
+import { formatBytes } from '../../core/format';
 
 export interface SweepPanelProps extends SweepStatus {
   grid: SweepGrid;

@@ -1,5 +1,5 @@
-import { formatDuration } from '../../core/run/eta';
 import './ProgressBar.css';
+import { formatDuration } from '../../core/format';
 
 interface Props {
   label: string;

@@ -3,9 +3,7 @@ import { catalogEntry } from '../../core/model/models';
 import type { SavedModelMeta } from '../../core/run/protocol';
 import { modelLibrary } from '../../store/commands';
 import { loadSavedModel, useZipState } from './labZip';
-
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+import { errorMessage, formatBytes } from '../../core/format';
 
 /** The saved models, re-read after any save or delete on the page (the results panel saves too). */
 function useSavedModels() {
@@ -14,7 +12,7 @@ function useSavedModels() {
   const refresh = useCallback(() => {
     modelLibrary()
       .list()
-      .then(setList, (e: unknown) => setError(`The saved models could not be read: ${messageOf(e)}`));
+      .then(setList, (e: unknown) => setError(`The saved models could not be read: ${errorMessage(e)}`));
   }, []);
   useEffect(() => {
     refresh();
@@ -35,7 +33,7 @@ function LoadedZip({ onError }: { onError(message: string): void }) {
       const saved = await modelLibrary().keepZip(dropped.bytes, dropped.label);
       setKept(`Kept in this browser as '${saved.name}'.`);
     } catch (err) {
-      onError(messageOf(err));
+      onError(errorMessage(err));
     }
   };
   return (
@@ -66,8 +64,8 @@ function SavedRow({ m, onDelete }: { m: SavedModelMeta; onDelete(id: number): vo
     <li data-testid="saved-model">
       <strong>{m.name}</strong> — {catalogEntry(m.model).displayName} {m.height}×{m.width},{' '}
       {m.classes.length > 0 ? m.classes.join(', ') : `${m.numClasses} classes`}
-      {m.valAccuracy !== null && `, val. accuracy ${(m.valAccuracy * 100).toFixed(1)}%`}, {mb(m.bytes)}, saved{' '}
-      {new Date(m.savedAt).toLocaleString()}{' '}
+      {m.valAccuracy !== null && `, val. accuracy ${(m.valAccuracy * 100).toFixed(1)}%`},{' '}
+      {formatBytes(m.bytes)}, saved {new Date(m.savedAt).toLocaleString()}{' '}
       <button
         type="button"
         data-testid="saved-model-load"
@@ -97,7 +95,7 @@ export function SavedModels() {
   const remove = (id: number) =>
     modelLibrary()
       .remove(id)
-      .catch((e: unknown) => setError(`Not deleted: ${messageOf(e)}`));
+      .catch((e: unknown) => setError(`Not deleted: ${errorMessage(e)}`));
   return (
     <div className="saved-models" data-testid="saved-models">
       <LoadedZip onError={setError} />

@@ -4,6 +4,7 @@ import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type { ZipLoaded } from '../../core/run/protocol';
 import { modelLibrary } from '../../store/commands';
+import { errorMessage } from '../../core/format';
 
 interface ZipState {
   loaded: ZipLoaded | null;
@@ -16,14 +17,12 @@ const zipState = createStore<ZipState>()(() => ({ loaded: null, error: null, dro
 
 export const useZipState = <T>(pick: (s: ZipState) => T): T => useStore(zipState, pick);
 
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 /** Loads a zip, or a saved model by id; a refused one changes no setting and says why. */
 async function load(work: () => Promise<ZipLoaded>, dropped: ZipState['dropped']): Promise<void> {
   try {
     zipState.setState({ loaded: await work(), error: null, dropped });
   } catch (err) {
-    zipState.setState({ loaded: null, error: messageOf(err), dropped: null });
+    zipState.setState({ loaded: null, error: errorMessage(err), dropped: null });
   }
 }
 

@@ -6,10 +6,10 @@ import {
   type GuessComparison,
   type RunOutcome,
 } from '../../core/run/guess';
-import { formatBytes } from '../../core/memory/memory';
 import { selectMeasuredPeaks } from '../../store/selectors';
 import { planRows } from '../planner/planRows';
 import { useLab } from '../ui/useLab';
+import { formatBytes } from '../../core/format';
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
 const shownValue = (v: number | boolean | null) =>

@@ -1,6 +1,6 @@
 import { settingsChanges, type HistoryEntry } from '../../core/run/history';
-import { formatBytes } from '../../core/memory/memory';
 import { predictionError } from '../../core/planner/planner';
+import { formatBytes } from '../../core/format';
 
 const PHASES = ['frozen', 'fine-tune'] as const;
 const peakOf = (list: HistoryEntry['measured'], phase: string) =>

@@ -1,6 +1,6 @@
 import type { HistoryEntry } from '../../core/run/history';
-import { formatBytes } from '../../core/memory/memory';
 import { trainableLabel } from '../../core/settings/trainable';
+import { formatBytes } from '../../core/format';
 
 const peaks = (list: HistoryEntry['predicted']) =>
   list.length === 0 ? '—' : list.map((p) => `${p.phase} ${formatBytes(p.peakBytes)}`).join(', ');

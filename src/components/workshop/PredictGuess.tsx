@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { guessSettingsKey, type Guess } from '../../core/run/guess';
-import { formatBytes } from '../../core/memory/memory';
 import type { TrainConfig, TrainingPhase } from '../../core/settings/trainConfig';
 import { actions } from '../../store/actions';
 import { useLab } from '../ui/useLab';
+import { formatBytes } from '../../core/format';
 
 interface Draft {
   kind: Guess['kind'];

@@ -5,8 +5,7 @@
  * tfjs cannot do for real, what it shows instead. Pure data; the view runs the pairs.
  */
 import { DEFAULT_AUGMENT } from '../data/augment';
-import { count } from '../format';
-import { formatBytes } from '../memory/memory';
+import { count, formatBytes } from '../format';
 import type { ModelSpec } from '../model/modelSpec';
 import { ceilMB, highestPeak, largestFittingBatch, planPhase, specFits, type PoolVsLive } from './math';
 import { fineTunedBackbone } from '../settings/trainable';

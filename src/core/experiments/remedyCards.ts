@@ -3,7 +3,7 @@
  * settings (see core/experiments/experiments.ts for the card's shape and the seed case).
  */
 import { augmentIsOff, DEFAULT_AUGMENT } from '../data/augment';
-import { count } from '../format';
+import { count, formatBytes } from '../format';
 import type { ExperimentCard, ExperimentContext, ExperimentPair } from './experiments';
 import {
   firstSpatialConv,
@@ -15,7 +15,6 @@ import {
   specFits,
   trainableWeights,
 } from './math';
-import { formatBytes } from '../memory/memory';
 import type { ModelSpec } from '../model/modelSpec';
 import { microBatchSizes, planInput, planKeras } from '../planner/planner';
 import { FLOAT16_WORDS } from '../oom/remedies';

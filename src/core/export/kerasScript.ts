@@ -3,7 +3,6 @@
  * the memory is (one GPU, several on one host, or several hosts). Pure string building from the
  * settings; `python3 -m py_compile` checks every variant in the tests, and the Keras interop suite runs it.
  */
-import { formatBytes } from '../memory/memory';
 import type { ModelSpec } from '../model/modelSpec';
 import { catalogEntry } from '../model/models';
 import { planInput, planKeras } from '../planner/planner';
@@ -19,6 +18,7 @@ import {
   type KerasScriptInput,
 } from './scriptBasics';
 import { dataSection, memoryCallbackSection, modelSection, trainingSection } from './scriptParts';
+import { formatBytes } from '../format';
 
 export type { KerasDataSource, KerasPrediction, KerasRemedies, KerasScriptInput } from './scriptBasics';
 export { kerasApplication } from './scriptBasics';

@@ -1,6 +1,6 @@
+import { formatBytes } from '../format';
 // The lab's one shape for every way memory runs out, modelled on TensorFlow's ResourceExhaustedError
 // so the seed's message can be reproduced and explained. Plain data: it crosses the worker boundary.
-import { formatBytes } from './memory';
 
 /** How memory ran out. */
 export type OomKind =

@@ -1,10 +1,10 @@
 import type { LayerNames } from '../model/layerTable';
-import { formatBytes } from '../memory/memory';
 import type { ModelSpec } from '../model/modelSpec';
 import { fineTunedBackbone } from '../settings/trainable';
 import type { OomDetails } from '../memory/oom';
 import { microBatchSizes, planInput, planTfjs, type Plan } from '../planner/planner';
 import type { TrainConfig, TrainingPhase } from '../settings/trainConfig';
+import { formatBytes } from '../format';
 
 /** One fix the user can apply with a click. */
 export interface Remedy {

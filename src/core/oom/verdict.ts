@@ -4,7 +4,6 @@
  * the layer at which the forward pass's running total crosses the card, and the largest batch that fits
  * (the planner again, searched from 1 to 4096).
  */
-import { formatBytes } from '../memory/memory';
 import { product, type LayerSpec, type ModelSpec } from '../model/modelSpec';
 import {
   microBatchSizes,
@@ -16,6 +15,7 @@ import {
 } from '../planner/planner';
 import { fineTunedBackbone } from '../settings/trainable';
 import type { TrainConfig, TrainingPhase } from '../settings/trainConfig';
+import { formatBytes } from '../format';
 
 export type VerdictColumn = 'tfjs' | 'keras-fp32' | 'keras-fp16';
 

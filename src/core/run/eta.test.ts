@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateRemainingMs, formatDuration } from './eta';
+import { estimateRemainingMs } from './eta';
 
 describe('estimateRemainingMs', () => {
   it('is null before any step was timed', () => {
@@ -11,13 +11,5 @@ describe('estimateRemainingMs', () => {
   });
   it('never goes negative when the plan shrank', () => {
     expect(estimateRemainingMs({ done: 12, total: 10, recentStepMs: [100] })).toBe(0);
-  });
-});
-
-describe('formatDuration', () => {
-  it('formats minutes and hours', () => {
-    expect(formatDuration(0)).toBe('0:00');
-    expect(formatDuration(61_400)).toBe('1:01');
-    expect(formatDuration(3_725_000)).toBe('1:02:05');
   });
 });

@@ -10,6 +10,7 @@ import type { HistoryEntry } from '../run/history';
 import { catalogEntry } from '../model/models';
 import { trainConfigSchema } from '../settings/schema';
 import type { TrainConfig } from '../settings/trainConfig';
+import { errorMessage } from '../format';
 
 export const RESULTS_FORMAT = 'vram-lab-results';
 
@@ -189,7 +190,7 @@ export function readResults(text: string): ResultsFile | string {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return `it is not JSON (${err instanceof Error ? err.message : String(err)})`;
+    return `it is not JSON (${errorMessage(err)})`;
   }
   if (Array.isArray(json))
     return 'it is a list (the run history export?), not a results file: use "Export my results"';

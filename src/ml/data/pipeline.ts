@@ -5,6 +5,7 @@ import { createRng } from '../../core/data/rng';
 import { ResourceExhaustedError } from '../memory/budget';
 import { inPhase } from '../memory/stepPhase';
 import { augment } from './augment';
+import { errorMessage } from '../../core/format';
 
 /** One decoded image as the browser hands it over. */
 export interface DecodedImage {
@@ -166,7 +167,7 @@ async function loadPixels(group: readonly Element[], opts: PipelineOptions): Pro
         return hostPixels(await opts.decode({ path, label }), opts, augSeed);
       } catch (e) {
         if (e instanceof ResourceExhaustedError) throw e;
-        throw new InputError(path, e instanceof Error ? e.message : String(e));
+        throw new InputError(path, errorMessage(e));
       }
     }),
   );

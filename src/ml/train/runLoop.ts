@@ -1,3 +1,4 @@
+import { formatBytes } from '../../core/format';
 import type * as tf from '@tensorflow/tfjs';
 import { EarlyStopping } from '../../core/run/earlyStopping';
 import type { StepProfile } from '../../core/memory/memory';
@@ -338,21 +339,19 @@ async function fillStep(trainer: Trainer, batch: Batch, cache: FeatureCache): Pr
 /** The log line that says what the feature cache holds, or why it was not used. */
 function cacheReport({ train, validation, limitBytes }: PhaseCaches): EngineEvent {
   if (!train.ready || !validation.ready) {
-    const mb = (limitBytes / 2 ** 20).toFixed(0);
     const which = [!train.ready && 'training', !validation.ready && 'validation']
       .filter(Boolean)
       .join(' and ');
     return {
       kind: 'log',
       level: 'info',
-      message: `Feature cache: the ${which} features would not fit in its host memory limit (${mb} MB); those batches run the backbone every epoch.`,
+      message: `Feature cache: the ${which} features would not fit in its host memory limit (${formatBytes(limitBytes)}); those batches run the backbone every epoch.`,
     };
   }
   const shape = train.featureShape?.join('×') ?? '?';
-  const mb = ((train.bytes + validation.bytes) / 2 ** 20).toFixed(1);
   return {
     kind: 'log',
     level: 'info',
-    message: `Feature cache: stored the frozen backbone's ${shape} features of ${train.count} training and ${validation.count} validation images (${mb} MB of host memory). Later frozen epochs train the head on them: no decoding, no backbone.`,
+    message: `Feature cache: stored the frozen backbone's ${shape} features of ${train.count} training and ${validation.count} validation images (${formatBytes(train.bytes + validation.bytes)} of host memory). Later frozen epochs train the head on them: no decoding, no backbone.`,
   };
 }

@@ -1,4 +1,5 @@
-import { WeightLoadError, describeThrown } from './errors';
+import { WeightLoadError } from './errors';
+import { errorMessage } from '../../core/format';
 import {
   fetchTfjsArtifacts,
   readTfjsFiles,
@@ -43,7 +44,7 @@ export async function fetchWeightFiles(url: string, fetchFn: FetchLike = fetch):
   try {
     response = await fetchFn(url);
   } catch (thrown) {
-    throw new WeightLoadError('fetch-failed', url, `${url}: cannot fetch it: ${describeThrown(thrown)}`);
+    throw new WeightLoadError('fetch-failed', url, `${url}: cannot fetch it: ${errorMessage(thrown)}`);
   }
   if (!response.ok)
     throw new WeightLoadError('fetch-failed', url, `${url}: answered HTTP ${response.status}`);

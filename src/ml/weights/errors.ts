@@ -54,8 +54,3 @@ export class WeightLoadError extends Error {
     super(message);
   }
 }
-
-/** h5wasm and Emscripten sometimes throw strings rather than Errors. */
-export function describeThrown(thrown: unknown): string {
-  return thrown instanceof Error ? thrown.message : String(thrown);
-}

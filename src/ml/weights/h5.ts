@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Dataset, Group } from 'h5wasm';
-import { WeightLoadError, describeThrown } from './errors';
+import { WeightLoadError } from './errors';
+import { errorMessage, formatBytes } from '../../core/format';
 import { assignWeights, type LoadOptions, type WeightReport } from './report';
 import { isKeras3Layout, isZip, readKeras3Layers, readKerasArchive } from './keras3';
 import {
@@ -73,8 +74,8 @@ export interface OpenH5Options {
 
 /** The innermost cause in an HDF5 error stack, e.g. 'truncated file: eof = 383500, … stored_eof = 767001'. */
 function hdf5Reason(thrown: unknown): string {
-  const causes = [...describeThrown(thrown).matchAll(/in \w+\(\): (.+)$/gm)].map((m) => m[1]);
-  return causes.at(-1) ?? describeThrown(thrown);
+  const causes = [...errorMessage(thrown).matchAll(/in \w+\(\): (.+)$/gm)].map((m) => m[1]);
+  return causes.at(-1) ?? errorMessage(thrown);
 }
 
 function stringListAttr(group: Group, name: string): string[] | null {
@@ -246,11 +247,10 @@ export async function openKerasH5(
 ): Promise<KerasH5File> {
   const { maxBytes = DEFAULT_MAX_H5_BYTES } = options;
   if (bytes.length > maxBytes) {
-    const mb = (n: number) => `${(n / 1024 ** 2).toFixed(1)} MB`;
     throw new WeightLoadError(
       'too-large',
       label,
-      `${label} is ${mb(bytes.length)}, above the ${mb(maxBytes)} limit.`,
+      `${label} is ${formatBytes(bytes.length)}, above the ${formatBytes(maxBytes)} limit.`,
     );
   }
   if (isZip(bytes)) {

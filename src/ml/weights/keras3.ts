@@ -2,6 +2,7 @@ import type { Dataset, Group } from 'h5wasm';
 import { unzipSync, strFromU8 } from 'fflate';
 import { WeightLoadError } from './errors';
 import type { SourceLayer, SourceWeight } from './source';
+import { errorMessage } from '../../core/format';
 
 type H5wasm = typeof import('h5wasm').default;
 
@@ -38,7 +39,7 @@ export function readKerasArchive(bytes: Uint8Array, label: string): KerasArchive
   try {
     entries = unzipSync(bytes, { filter: (f) => f.name === ARCHIVE_WEIGHTS || f.name === 'metadata.json' });
   } catch (thrown) {
-    const why = thrown instanceof Error ? thrown.message : String(thrown);
+    const why = errorMessage(thrown);
     throw new WeightLoadError(
       'bad-keras-archive',
       label,

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import { WeightLoadError, describeThrown } from './errors';
+import { WeightLoadError } from './errors';
+import { errorMessage } from '../../core/format';
 import {
   flatLayers,
   shortWeightName,
@@ -225,7 +226,7 @@ export function assignWeights(
         throw new WeightLoadError(
           'corrupt',
           source.label,
-          `${source.label}: cannot read ${w.name}: ${describeThrown(thrown)}`,
+          `${source.label}: cannot read ${w.name}: ${errorMessage(thrown)}`,
         );
       }
       if (data.length !== size(w.shape)) {

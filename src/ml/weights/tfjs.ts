@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { registeredVariables } from '../tfjsInternals';
-import { WeightLoadError, describeThrown } from './errors';
+import { WeightLoadError } from './errors';
+import { errorMessage } from '../../core/format';
 import { assignWeights, type LoadOptions, type WeightReport } from './report';
 import { sourceFromArtifacts, sourceFromLayersModel, type WeightSource } from './source';
 
@@ -129,11 +130,7 @@ function checkModelJson(text: string, label: string): CheckedModelJson {
   try {
     json = JSON.parse(text);
   } catch (thrown) {
-    throw new WeightLoadError(
-      'bad-model-json',
-      label,
-      `${label} is not valid JSON: ${describeThrown(thrown)}`,
-    );
+    throw new WeightLoadError('bad-model-json', label, `${label} is not valid JSON: ${errorMessage(thrown)}`);
   }
   return checkParsedModelJson(json, label);
 }
@@ -272,7 +269,7 @@ export async function fetchTfjsArtifacts(url: string, fetchFn: FetchLike = fetch
       throw new WeightLoadError(
         'fetch-failed',
         url,
-        `${url}: cannot fetch ${target}: ${describeThrown(thrown)}`,
+        `${url}: cannot fetch ${target}: ${errorMessage(thrown)}`,
       );
     }
     if (!response.ok)
@@ -313,7 +310,7 @@ const buildFailed = (label: string) => (thrown: unknown) => {
   throw new WeightLoadError(
     'load-failed',
     label,
-    `${label}: tfjs could not build the model: ${describeThrown(thrown)}`,
+    `${label}: tfjs could not build the model: ${errorMessage(thrown)}`,
   );
 };
 

@@ -5,7 +5,8 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { z } from 'zod';
 // Sets zod jitless (the page's CSP forbids eval) before this module's schema parses anything.
 import '../../core/schemaFields';
-import { describeThrown, WeightLoadError } from './errors';
+import { WeightLoadError } from './errors';
+import { errorMessage } from '../../core/format';
 import { labModelInfo, type LabModelInfo } from './labModelInfo';
 
 /** The lab's own notes inside its zip: what the topology cannot say (class names, accuracy, a name). */
@@ -40,7 +41,7 @@ function unzip(bytes: Uint8Array, label: string): Record<string, Uint8Array> {
   try {
     return unzipSync(bytes);
   } catch (thrown) {
-    throw new WeightLoadError('corrupt', label, `${label} is not a readable zip: ${describeThrown(thrown)}.`);
+    throw new WeightLoadError('corrupt', label, `${label} is not a readable zip: ${errorMessage(thrown)}.`);
   }
 }
 
@@ -62,7 +63,7 @@ function parseJson(bytes: Uint8Array, what: string, label: string): unknown {
     throw new WeightLoadError(
       'bad-model-json',
       label,
-      `${label}: ${what} is not valid JSON: ${describeThrown(thrown)}`,
+      `${label}: ${what} is not valid JSON: ${errorMessage(thrown)}`,
     );
   }
 }
