@@ -65,7 +65,7 @@ export default defineConfig({
     { name: 'alone', testMatch: /responsive\.spec\.ts/, dependencies: ['long', 'journeys'] },
   ],
   webServer: {
-    // The production build with the test handle compiled in (see src/testHandle.ts).
+    // The production build with the test handle compiled in (window.__lab, see src/main.tsx).
     command: `npx vite build --mode e2e --outDir ${outDir} --emptyOutDir && npx vite preview --outDir ${outDir} --port ${port} --strictPort --host 127.0.0.1`,
     url: `http://127.0.0.1:${port}`,
     reuseExistingServer: false,

@@ -22,7 +22,7 @@ export const selectTraining = (s: LabState): boolean =>
   s.run.status === 'running' || s.run.status === 'stopping';
 
 /** A sweep or a largest-batch search holds the engine. */
-export const selectSweeping = (s: LabState): boolean => s.sweep.status === 'running';
+const selectSweeping = (s: LabState): boolean => s.sweep.status === 'running';
 
 /**
  * The lab is busy: a run or a sweep holds the engine, so nothing may replace the data, the weights, the

@@ -83,7 +83,19 @@ export function trainableLayers(
   phase: 'frozen' | 'fine-tune',
   unfreezeLastN: number,
 ): Set<string> {
-  const first =
-    phase === 'frozen' ? spec.backboneLayerCount : Math.max(1, spec.backboneLayerCount - unfreezeLastN);
+  const first = firstTrainableLayer(spec.backboneLayerCount, phase, unfreezeLastN);
   return new Set(spec.layers.slice(first).map((l) => l.name));
+}
+
+/**
+ * The "last N" rule, written once (the planner and the trainer both read it): the index of the first
+ * trainable layer. Frozen: the head's first layer. Fine-tune: N layers earlier, counting every layer as
+ * `base_model.layers[-N:]` does, never the input layer (index 0).
+ */
+export function firstTrainableLayer(
+  backboneLayerCount: number,
+  phase: 'frozen' | 'fine-tune',
+  unfreezeLastN: number,
+): number {
+  return phase === 'frozen' ? backboneLayerCount : Math.max(1, backboneLayerCount - unfreezeLastN);
 }

@@ -1,4 +1,5 @@
 import type * as tf from '@tensorflow/tfjs';
+import { firstTrainableLayer } from '../../core/model/modelSpec';
 import type { TrainingPhase } from '../../core/settings/trainConfig';
 
 /** Trainable state of a classifier after a phase was set up. */
@@ -20,8 +21,9 @@ export function applyPhase(
   unfreeze: Unfreeze,
 ): TrainableSummary {
   const named = typeof unfreeze === 'number' ? null : new Set(unfreeze);
-  const firstUnfrozen =
-    phase === 'frozen' || named ? backboneLayerCount : Math.max(1, backboneLayerCount - (unfreeze as number));
+  const firstUnfrozen = named
+    ? backboneLayerCount
+    : firstTrainableLayer(backboneLayerCount, phase, unfreeze as number);
   model.layers.forEach((layer, i) => {
     layer.trainable =
       i >= firstUnfrozen || (phase === 'fine-tune' && named !== null && named.has(layer.name));
