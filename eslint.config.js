@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-// The layer table of ../shared/design/ARCHITECTURE.md, held by folder name so files can move freely
+// The layer table of docs/architecture.md, held by folder name so files can move freely
 // inside a layer. A glob such as `**/ml` matches every relative path into that folder at any depth
 // (`../ml/x`, `../../ml`), so each layer lists the layers it may not reach. src/main.tsx and
 // src/App.tsx wire everything together and are not restricted.
