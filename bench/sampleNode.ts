@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import pngjs from 'pngjs';
 import { loadSample, type Sample } from './float16Accuracy';
 
-const SAMPLE = new URL('../public/sample', import.meta.url);
+const SAMPLE = new URL('../public/sample/', import.meta.url);
 
 /** The built-in sample read from public/sample in Node: every PNG of manifest.json, decoded by pngjs. */
 export function nodeSample(): Promise<Sample> {

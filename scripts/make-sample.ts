@@ -26,7 +26,7 @@ interface SampleManifest {
 }
 
 function main(): void {
-  const outDir = fileURLToPath(new URL('../public/sample', import.meta.url));
+  const outDir = fileURLToPath(new URL('../public/sample/', import.meta.url));
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
 

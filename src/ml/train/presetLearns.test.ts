@@ -23,7 +23,7 @@ const WORKSHOP: TrainConfig = {
   fineTune: { ...WORKSHOP_PRESET.fineTune },
   augment: { ...WORKSHOP_PRESET.augment },
 };
-const SAMPLE = new URL('../../../public/sample', import.meta.url);
+const SAMPLE = new URL('../../../public/sample/', import.meta.url);
 const CLASSES = ['circles', 'squares', 'triangles'];
 
 /** The built-in sample as the lab reads it: every PNG of manifest.json, labelled by its folder. */
