@@ -47,7 +47,7 @@ export interface WebGPUProbe {
  * the cpu backend; but when WebGPU's adapter is a software one, WebGL goes first. Emulated on the CPU,
  * WebGPU's compute shaders (tiled matrix products with workgroup barriers) run several times slower
  * than WebGL's fragment shaders on the same machine: the default journey's MobileNetV2 steps measured
- * 5–8× slower on SwiftShader's WebGPU than on its WebGL (README, "Speed"). A hardware WebGL is faster still.
+ * 5–8× slower on SwiftShader's WebGPU than on its WebGL (docs/known-limits.md, "Slow in software"). A hardware WebGL is faster still.
  */
 export function backendCandidates(request: BackendRequest, webgpu?: WebGPUProbe | null): BackendName[] {
   if (request !== 'auto') return [request];
