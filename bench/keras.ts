@@ -84,5 +84,8 @@ export function kerasTable(rows: KerasRow[]): string[] {
     lines.push(kerasSummary(rows.filter((r) => r.c.family === f)).replace('keras', f));
   lines.push(`held out — ${kerasSummary(rows.filter((r) => !r.c.tuning))}`);
   lines.push(kerasSummary(rows));
+  const missing = rows.filter((r) => r.measured === null);
+  if (missing.length > 0)
+    lines.push(`${missing.length} of ${rows.length} configurations not measured: ${missing[0]!.status}`);
   return lines;
 }

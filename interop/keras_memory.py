@@ -31,6 +31,8 @@ import time
 
 os.environ["TF_CPU_ALLOCATOR_USE_BFC"] = "true"
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+# Where the peak is read: CPU:0 here; GPU:0 (--device) on a CUDA machine runs the same grid.
+DEVICE = "CPU:0"
 
 
 def build(keras, c):
@@ -80,7 +82,7 @@ def leftover(tf, model):
     measured step, so the step's own peak is the allocator's peak less them."""
     gc.collect()
     weights = sum(v.numpy().nbytes for v in model.weights)
-    return tf.config.experimental.get_memory_info("CPU:0")["current"] - weights
+    return tf.config.experimental.get_memory_info(DEVICE)["current"] - weights
 
 
 def measure(tf, step, c, before):
@@ -92,11 +94,11 @@ def measure(tf, step, c, before):
     x = tf.constant(rng.uniform(0, 255, (c["batch"], c["height"], c["width"], 3)).astype("float32"))
     y = tf.constant((np.arange(c["batch"]) % c["classes"]).astype("int32"))
     step(x, y)
-    tf.config.experimental.reset_memory_stats("CPU:0")
-    base = tf.config.experimental.get_memory_info("CPU:0")["current"]
+    tf.config.experimental.reset_memory_stats(DEVICE)
+    base = tf.config.experimental.get_memory_info(DEVICE)["current"]
     t0 = time.monotonic()
     step(x, y)
-    info = tf.config.experimental.get_memory_info("CPU:0")
+    info = tf.config.experimental.get_memory_info(DEVICE)
     return {"peak_bytes": info["peak"] - before, "base_bytes": base - before, "leftover_bytes": before,
             "step_s": round(time.monotonic() - t0, 3)}
 
@@ -152,7 +154,10 @@ def main(argv):
     p.add_argument("configurations")
     p.add_argument("out")
     p.add_argument("--budget-s", type=float, default=480.0, help="builds started after this are skipped")
+    p.add_argument("--device", default="CPU:0", help="the device whose allocator is read (GPU:0 on CUDA)")
     args = p.parse_args(argv)
+    global DEVICE
+    DEVICE = args.device
     with open(args.configurations, encoding="utf-8") as f:
         configurations = json.load(f)
     answer = run(configurations, args.budget_s)
