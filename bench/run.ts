@@ -15,6 +15,7 @@ import { longTaskRow, longTaskTable } from './longTasks';
 import { hookCost, hookCostLine, overheadRows } from './overhead';
 import { inputRateTable } from './inputRate';
 import { journeyRow, journeyTable } from './journey';
+import { kerasRows, kerasTable } from './keras';
 
 /**
  * `npm run bench`: every row is measured in this run, side by side. First on the cpu backend in Node,
@@ -23,7 +24,8 @@ import { journeyRow, journeyTable } from './journey';
  * Groups: techniques, planner, float16, float16-accuracy (the built-in sample trained with and without
  * float16 storage: minutes on SwiftShader), listing, overhead (instrument cost), input-rate (pipeline
  * images/s against the step's), journey (the default journey in the app, timed), long-tasks (main-thread
- * long tasks during a Tiny run and a 1,000-file folder, in the production build).
+ * long tasks during a Tiny run and a 1,000-file folder, in the production build), keras (planKeras against
+ * TensorFlow's own allocator: a Keras 3 training step per configuration, in Python, minutes).
  */
 const args = new Set(process.argv.slice(2));
 const only = [...args]
@@ -40,6 +42,7 @@ const overhead = group('overhead');
 const inputRate = group('input-rate');
 const journey = group('journey');
 const longTasks = group('long-tasks');
+const keras = group('keras');
 const print = (lines: string[]) => console.log(lines.join('\n'));
 
 async function cpu(): Promise<void> {
@@ -63,6 +66,10 @@ async function cpu(): Promise<void> {
   if (float16Accuracy) {
     console.log('\n## float16 storage, validation accuracy — cpu backend (Node)\n');
     print(techniqueTable(await float16AccuracyRows(await nodeSample(), 'cpu')));
+  }
+  if (keras) {
+    console.log('\n## Keras column against TensorFlow 2.21 (Keras 3, CPU, BFC allocator peak)\n');
+    print(kerasTable(kerasRows()));
   }
   if (overhead) {
     // 32 px: one MobileNetV2 fine-tune step at 64 px takes about 45 s on the cpu backend here.
@@ -151,7 +158,9 @@ function report(result: BrowserBench): void {
 }
 
 if (!args.has('--webgpu-only')) await cpu();
-if (!args.has('--cpu-only')) await webgpu();
+// The browser half has no keras or Chromium-only group of its own to run: skip it when none is chosen.
+const browserGroups = techniques || planner || float16 || float16Accuracy || overhead || inputRate;
+if (!args.has('--cpu-only') && browserGroups) await webgpu();
 if (journey && !args.has('--cpu-only')) {
   console.log('\n## Default journey — headless Chromium\n');
   print(journeyTable(await journeyRow()));

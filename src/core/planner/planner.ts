@@ -2,7 +2,7 @@ import type { ModelSpec } from '../model/modelSpec';
 import { planKeras as planKerasOnce, type Precision } from './keras';
 import type { Plan, PlanInput } from './parts';
 import { planTfjs as planTfjsOnce } from './tfjs';
-import { checkpointingOf } from '../settings/techniques';
+import { stepModeOf } from '../settings/stepMode';
 import { resolveTrainable } from '../settings/trainable';
 import type { TrainConfig, TrainingPhase } from '../settings/trainConfig';
 
@@ -77,19 +77,20 @@ export function predictionError(predicted: number, measured: number): number {
   return measured > 0 ? ((predicted - measured) / measured) * 100 : 0;
 }
 
-/** The planner's input for one phase of a configuration, as the trainer runs it. */
+/** The planner's input for one phase of a configuration, in the step mode the trainer runs it in. */
 export function planInput(spec: ModelSpec, c: TrainConfig, phase: TrainingPhase): PlanInput {
+  const step = stepModeOf(phase, c.techniques);
   return {
     spec,
     batch: c.batchSize,
     trainable: resolveTrainable(spec, phase, c.fineTune),
     optimizer: 'adam',
-    backboneOutsideTape: phase === 'frozen' && c.techniques.backboneOutsideTape,
+    backboneOutsideTape: step.mode === 'outside-tape',
     queuedBatches: c.prefetch,
     accumulationSteps: c.techniques.accumulationSteps,
     // float16 storage is checkpointing with its boundaries packed (2 bytes a value); each recompute
     // still runs, and is taped, in float32.
-    checkpointing: phase === 'fine-tune' ? checkpointingOf(c.techniques) : 'off',
-    boundaryStorage: c.techniques.float16Storage ? 'float16' : 'float32',
+    checkpointing: step.checkpointing,
+    boundaryStorage: step.boundaryStorage,
   };
 }

@@ -1,5 +1,6 @@
 import { augmentIsOff } from '../data/augment';
 import type { StepTechnique } from '../memory/memory';
+import { stepModeOf } from './stepMode';
 import { trainableLabel } from './trainable';
 import type { TrainConfig } from './trainConfig';
 
@@ -18,18 +19,10 @@ export function describeRunSettings(c: TrainConfig): string {
   return parts.join(', ');
 }
 
-/**
- * Whether steps are checkpointed per block: asked for, or implied by float16 storage, which keeps the
- * checkpointed step's segment boundaries packed (the trainer's mode follows the same rule).
- */
-export function checkpointingOf(t: TrainConfig['techniques']): 'off' | 'blocks' {
-  return t.float16Storage ? 'blocks' : t.checkpointing;
-}
-
 /** Whether the frozen phase will cache backbone features, and why not when it will not. */
 export function featureCache(c: TrainConfig): { on: boolean; why: string } {
   if (!c.techniques.cacheFeatures) return { on: false, why: 'turned off' };
-  if (!c.techniques.backboneOutsideTape)
+  if (stepModeOf('frozen', c.techniques).mode !== 'outside-tape')
     return { on: false, why: 'needs the frozen backbone outside the tape' };
   if (!augmentIsOff(c.augment))
     return { on: false, why: 'augmentation is on, so every epoch sees different pixels' };

@@ -1,6 +1,7 @@
 import type { ModelSpec } from '../model/modelSpec';
 import type { BatchTrial } from './batchSearch';
 import { resolveTrainable } from '../settings/trainable';
+import { stepModeOf } from '../settings/stepMode';
 import type { OomKind } from '../memory/oom';
 import { planInput, planKeras, planTfjs, type Plan, type PlanInput } from '../planner/planner';
 import { gridPresets, type SweepPrecision } from './precision';
@@ -225,14 +226,22 @@ function sweepPlanInput(
   preset: SweepPreset,
   queuedBatches: number,
 ): PlanInput {
+  // The sweep's trainer runs with its default options: a frozen backbone outside the tape, and only a
+  // float16 preset checkpointed.
+  const step = stepModeOf(preset.phase, {
+    backboneOutsideTape: true,
+    checkpointing: 'off',
+    float16Storage: preset.storage === 'float16',
+  });
   return {
     spec,
     batch,
     trainable: resolveTrainable(spec, preset.phase, preset.fineTune),
     optimizer: 'adam',
-    backboneOutsideTape: preset.phase === 'frozen',
+    backboneOutsideTape: step.mode === 'outside-tape',
     queuedBatches,
-    ...(preset.storage === 'float16' ? { checkpointing: 'blocks', boundaryStorage: 'float16' } : {}),
+    checkpointing: step.checkpointing,
+    boundaryStorage: step.boundaryStorage,
   };
 }
 

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { StepBreakdown, StepMode } from '../../core/memory/memory';
 import type { TrainerSnapshot } from '../../core/run/resume';
 import { microBatchSizes } from '../../core/planner/planner';
+import { stepModeOf } from '../../core/settings/stepMode';
 import type { TrainingPhase } from '../../core/settings/trainConfig';
 import { inPhase, setStepPhase } from '../memory/stepPhase';
 import { registeredVariables, releaseAbandonedTape } from '../tfjsInternals';
@@ -82,16 +83,16 @@ export class Trainer {
 
   /** Whether the next step runs the backbone outside the tape. */
   get backboneOutsideTape(): boolean {
-    return this.phase === 'frozen' && this.options.frozenBackboneOutsideTape;
+    return this.mode === 'outside-tape';
   }
 
-  /** How the next step runs its forward and backward. */
+  /** How the next step runs its forward and backward: the one rule the planner plans by (stepModeOf). */
   get mode(): StepMode {
-    if (this.backboneOutsideTape) return 'outside-tape';
-    // float16 storage lives in the checkpointed step: it keeps the segment boundaries packed.
-    return this.options.checkpointing === 'blocks' || this.options.activationStorage === 'float16'
-      ? 'checkpointed'
-      : 'taped';
+    return stepModeOf(this.phase, {
+      backboneOutsideTape: this.options.frozenBackboneOutsideTape,
+      checkpointing: this.options.checkpointing,
+      float16Storage: this.options.activationStorage === 'float16',
+    }).mode;
   }
 
   /** Backbone and head as two models over the same layers, built once (each build adds graph nodes). */
