@@ -58,7 +58,6 @@ def test_every_configuration_is_measured(grid):
     assert all(r["status"] == "measured" for r in grid), describe(grid)
 
 
-@pytest.mark.xfail(reason="planKeras is not yet fitted to TensorFlow's allocator (docs/keras-measured.md)")
 @pytest.mark.parametrize("which", ["all", "held out"])
 def test_planKeras_within_the_targets(grid, which):
     rows = grid if which == "all" else [r for r in grid if not r["tuning"]]
