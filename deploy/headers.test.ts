@@ -33,6 +33,16 @@ describe('security headers', () => {
     expect(metaContentSecurityPolicy()).toContain("connect-src 'self' https:");
   });
 
+  it('names in Permissions-Policy only features Chromium recognises (an unknown one warns on every load)', () => {
+    // Chromium's permissions-policy feature names among those a page can switch off; 'bluetooth' is not one.
+    const chromium = new Set(['camera', 'microphone', 'geolocation', 'payment', 'usb', 'serial', 'hid']);
+    const features = (SECURITY_HEADERS['Permissions-Policy'] ?? '')
+      .split(',')
+      .map((f) => f.trim().split('=')[0]);
+    expect(features.length).toBeGreaterThan(0);
+    expect(features.filter((f) => !chromium.has(f ?? ''))).toEqual([]);
+  });
+
   it('are the same in the Netlify file and in deploy/nginx.conf', () => {
     const netlify = netlifyHeaders();
     const nginx = readFileSync(new URL('./nginx.conf', import.meta.url), 'utf8');

@@ -47,8 +47,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',
   // The lab needs none of these; the GPU is reached through WebGPU/WebGL, which this header does not gate.
-  'Permissions-Policy':
-    'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=()',
+  // Only features Chromium knows: an unknown one (bluetooth) prints a console warning on every load.
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=()',
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 

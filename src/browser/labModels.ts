@@ -11,7 +11,6 @@ import { buildClassifier } from '../ml/models/registry';
 import type { LabModelInfo } from '../ml/weights/labModelInfo';
 import { NSFWJS_INPUT_SCALE } from '../ml/weights/nsfwjs';
 import { SessionWeights } from './weights';
-import { count } from '../core/format';
 
 /**
  * The lab's classifier for a configuration: the Keras backbone with its preprocessing (pixels in 0–255)
@@ -57,14 +56,19 @@ export interface KeptModel {
   width: number;
 }
 
+/** The names of a classifier's backbone layers (those before its head). */
+function backboneNames(built: { model: tf.LayersModel; backboneLayerCount: number }): string[] {
+  return built.model.layers.slice(0, built.backboneLayerCount).map((l) => l.name);
+}
+
 /** The log line for a freshly built model: where its weights came from, or that they are random. */
 function builtMessage(config: TrainConfig, numClasses: number, report: WeightsReport | null): string {
   const name = catalogEntry(config.model).displayName;
   return (
-    `${name} built at ${config.height}×${config.width} for ${numClasses} classes, ` +
+    `${name} built at ${config.height}×${config.width} for ${numClasses} classes` +
     (report
-      ? `weights from ${report.source}: ${report.matchedLayers} layers (${count(report.matchedParams)} parameters) loaded, ${report.missing.length} kept their initialisation (${report.missing.slice(0, 6).join(', ')}${report.missing.length > 6 ? ', …' : ''}).`
-      : 'random initialisation (memory use does not depend on weight values).')
+      ? `; ${report.headline}${report.pairedByStructure.length ? ` Paired by position and shape, not by name: ${report.pairedByStructure.join(', ')}.` : ''}`
+      : ', random initialisation (memory use does not depend on weight values).')
   );
 }
 
@@ -121,13 +125,15 @@ export class LabModels {
         });
       let report: WeightsReport | null = null;
       try {
-        report = await this.weights.apply(built.model, config.weights);
+        report = await this.weights.apply(built.model, config.weights, backboneNames(built));
       } catch (err) {
         built.model.dispose();
         throw err;
       }
+      // Layers left random by a weights file are worth a warning: the user meant to load them.
+      const level = report && report.missing.length > 0 ? 'warn' : 'info';
       if (config.weights !== 'graph')
-        emit({ kind: 'log', level: 'info', message: builtMessage(config, numClasses, report) });
+        emit({ kind: 'log', level, message: builtMessage(config, numClasses, report) });
     }
     this.dispose();
     this.kept = {
@@ -203,7 +209,7 @@ export class LabModels {
     const saved = this.weights.preprocessingFor(config.weights);
     const built = buildLabClassifier(config, numClasses, 1, 'zeros', saved);
     try {
-      return await this.weights.report(built.model, config.weights);
+      return await this.weights.report(built.model, config.weights, backboneNames(built));
     } finally {
       built.model.dispose();
     }

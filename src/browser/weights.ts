@@ -10,7 +10,10 @@ import {
   nsfwjsBackboneWeights,
   openKerasH5,
   readWeightFiles,
+  pairedByStructure,
   reportError,
+  reportHeadline,
+  type LoadOptions,
   type WeightFiles,
   type WeightReport,
   type WeightSource,
@@ -18,6 +21,7 @@ import {
 import { GRAPH_MODEL_FROZEN_ONLY, loadGraphBackbone, type GraphBackbone } from '../ml/models/graphBackbone';
 import { labModelInfo, type LabModelInfo } from '../ml/weights/labModelInfo';
 import { sourceFromArtifacts } from '../ml/weights/source';
+import { savedWithImagenetLayout } from '../ml/weights/kerasLayout';
 import { checkWeightsUrl, weightsFetch } from './weightsFetch';
 
 /**
@@ -30,8 +34,8 @@ function fetchTyped(typed: string): Promise<WeightFiles> {
 }
 
 /** The report as it crosses the thread boundary: counts and names, no weight values. */
-function summarise(report: WeightReport, choice: WeightsChoice): WeightsReport {
-  const error = reportError(report);
+function summarise(report: WeightReport, choice: WeightsChoice, options: LoadOptions): WeightsReport {
+  const error = reportError(report, options);
   const p = NSFWJS_MOBILENET_V2;
   return {
     provenance:
@@ -43,6 +47,8 @@ function summarise(report: WeightReport, choice: WeightsChoice): WeightsReport {
           ]
         : [],
     source: report.source,
+    headline: reportHeadline(report),
+    pairedByStructure: pairedByStructure(report),
     matchedLayers: report.matched.length,
     matchedParams: report.matchedParams,
     modelParams: report.modelParams,
@@ -90,7 +96,9 @@ export class SessionWeights {
             return { ...w, read: () => data };
           }),
         }));
-        this.file = { label: h5.label, layers };
+        this.file = { label: h5.label, layers, ...(h5.layerNames ? { layerNames: h5.layerNames } : {}) };
+        // A Keras file's preprocessing is the one its model had: V1 with weights=None has no rescaling_1.
+        this.filePreprocessing = { imagenetLayout: savedWithImagenetLayout(this.file), inputScale: null };
         return {
           kind: 'keras-h5',
           label: h5.label,
@@ -154,14 +162,24 @@ export class SessionWeights {
   }
 
   /** What loading `choice` into `model` would do, without changing the model. */
-  async report(model: tf.LayersModel, choice: WeightsChoice): Promise<WeightsReport | null> {
+  async report(
+    model: tf.LayersModel,
+    choice: WeightsChoice,
+    backboneLayers: readonly string[],
+  ): Promise<WeightsReport | null> {
     const source = await this.source(choice);
-    return source ? summarise(matchWeights(model, source), choice) : null;
+    return source ? summarise(matchWeights(model, source), choice, { backboneLayers }) : null;
   }
 
   /** Loads `choice` into a freshly built model; throws with a message naming the layer on a mismatch. */
-  async apply(model: tf.LayersModel, choice: WeightsChoice): Promise<WeightsReport | null> {
+  async apply(
+    model: tf.LayersModel,
+    choice: WeightsChoice,
+    backboneLayers: readonly string[],
+  ): Promise<WeightsReport | null> {
     const source = await this.source(choice);
-    return source ? summarise(assignWeights(model, source), choice) : null;
+    return source
+      ? summarise(assignWeights(model, source, { backboneLayers }), choice, { backboneLayers })
+      : null;
   }
 }

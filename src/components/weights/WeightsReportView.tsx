@@ -1,14 +1,18 @@
 import type { WeightsReport } from '../../core/run/protocol';
-import { count } from '../../core/format';
 
 /** How the chosen weights match the model: matched layers and parameters, what is missing or extra. */
 export function WeightsReportView({ report }: { report: WeightsReport }) {
   return (
     <div className="weights-report" data-testid="weights-report">
-      <p>
-        <strong>{report.source}</strong>: {report.matchedLayers} layers matched by name,{' '}
-        {count(report.matchedParams)} of the model&apos;s {count(report.modelParams)} parameters load.
+      <p data-testid="weights-headline">
+        <strong>{report.headline}</strong> {report.matchedLayers} layers match.
       </p>
+      {report.pairedByStructure.length > 0 && (
+        <p role="status" data-testid="weights-by-structure">
+          Matched by position and weight shapes, not by name (the names differ):{' '}
+          {report.pairedByStructure.join(', ')}.
+        </p>
+      )}
       {report.error && (
         <p role="alert" className="error-text" data-testid="weights-report-error">
           {report.error}

@@ -117,6 +117,12 @@ const byId = (id: ExperimentCard['id'], c?: TrainConfig, s?: ModelSpec | null) =
   cards(c, s).find((x) => x.id === id)!;
 
 describe('experimentCards', () => {
+  it('still gives every card when both epoch fields are 0 (the settings say why no run starts)', () => {
+    // Editing 1+0 to 0+1 passes through 0+0; the page rendered these cards and went blank on it.
+    const none = cards({ ...config, frozenEpochs: 0, fineTuneEpochs: 0 });
+    expect(none).toHaveLength(12);
+    expect(none.find((c) => c.id === 'smaller-batch')!.arithmetic.join(' ')).toContain('Input batch: 16');
+  });
   it('is the seed case, then the eleven remedies in OOM-CONTEXT order', () => {
     const list = cards();
     expect(list[0]!.id).toBe('seed');

@@ -124,7 +124,7 @@ function smallerBatch({ config, spec }: ExperimentContext): ExperimentCard {
   const arithmetic = [
     `Input batch: ${b} × ${config.height}×${config.width}×3 × 4 bytes = ${formatBytes(b * px)} → ${formatBytes(half * px)}.`,
   ];
-  if (specFits(spec, config)) {
+  if (specFits(spec, config) && phasesOf(config).length > 0) {
     const { phase, plan } = heaviest(spec, config);
     const halfPlan = planPhase(spec, after, phase);
     arithmetic.push(

@@ -59,7 +59,7 @@ describe('kerasScript', () => {
     expect(s).toContain(
       'keras.applications.EfficientNetV2L(include_top=False, weights=weights, input_shape=(300, 500, 3), include_preprocessing=True)',
     );
-    expect(s).toContain('x = base(x, training=False)');
+    expect(s).toContain('x = base(x, training=False if weights == "imagenet" else None)');
     for (const line of [
       'layers.GlobalAveragePooling2D(name="avg_pool")',
       'layers.Dropout(0.2, name="head_dropout_1")',

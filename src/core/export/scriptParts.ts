@@ -163,9 +163,11 @@ export function modelSection(input: KerasScriptInput): string {
 ${backboneCall(input)}
     inputs = keras.Input(shape=(${config.height}, ${config.width}, 3), name="input_layer")
     x = inputs${rescale}
-    # training=False keeps BatchNorm in inference mode (moving statistics, not updated) even when
-    # phase 2 unfreezes it: small fine-tune batches would otherwise wreck the pretrained statistics.
-    x = base(x, training=False)
+    # With ImageNet weights, training=False keeps BatchNorm in inference mode (moving statistics, not
+    # updated) even when phase 2 unfreezes it: small fine-tune batches would otherwise wreck the
+    # pretrained statistics. From random weights there are no statistics to keep: BatchNorm must use
+    # batch statistics while training and learn its moving ones, so the call follows fit (training=None).
+    x = base(x, training=False if weights == "imagenet" else None)
     # The head of the lab (and of the seed): pool, dropout, Dense(128, relu), dropout, softmax.
     x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
     x = layers.Dropout(0.2, name="head_dropout_1")(x)
@@ -276,8 +278,8 @@ function fineTunePhase(input: KerasScriptInput): string {
   const { config } = input;
   return `FINE_TUNE_EPOCHS = args.epochs if args.epochs is not None else ${config.fineTuneEpochs}
 with strategy.scope():
-    # Phase 2: exactly the chosen layers train; BatchNorm among them stays in inference mode
-    # (the base is called with training=False).
+    # Phase 2: exactly the chosen layers train; with ImageNet weights BatchNorm among them stays in
+    # inference mode (build_model calls the base with training=False for them).
     base.trainable = True
     for layer in base.layers:
         layer.trainable = layer.name in UNFROZEN

@@ -148,6 +148,9 @@ export interface WeightsLoaded {
 /** Weights matched to a model by layer name, as the UI shows it. */
 export interface WeightsReport {
   /** File, URL or package the weights come from. */ source: string;
+  /** One sentence: parameters the source gives and parameters that stay random. */ headline: string;
+  /** Model layers filled from a stored layer of another name ('head_dense ← dense'), by structure. */
+  pairedByStructure: string[];
   matchedLayers: number;
   matchedParams: number;
   modelParams: number;

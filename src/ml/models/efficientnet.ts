@@ -163,7 +163,8 @@ const STEM_FILTERS = 32;
 const TOP_FILTERS = 1280;
 // Keras' BatchNormalization default; EfficientNet V1 does not override it.
 const BN_MOMENTUM = 0.99;
-const IMAGENET_STDDEV_RGB = [0.229, 0.224, 0.225];
+/** ImageNet per-channel standard deviations, as Keras' EfficientNet preprocessing uses them. */
+export const IMAGENET_STDDEV_RGB = [0.229, 0.224, 0.225];
 
 /** Keras' round_filters: scale, snap to the divisor, but never lose more than 10%. */
 function roundFilters(filters: number, widthCoefficient: number): number {

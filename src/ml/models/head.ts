@@ -47,3 +47,12 @@ export function attachHead(
   // Layers are ordered by depth from the output, so the head is always the last head.length layers.
   return { model, backboneLayerCount: model.layers.length - head.length };
 }
+
+const HEAD_NAMES = ['avg_pool', 'head_dropout_1', 'head_dense', 'head_dropout_2', 'predictions'];
+
+/** Where the seed's head begins in a model that ends with it (its backboneLayerCount), else null. */
+export function labHeadStart(model: tf.LayersModel): number | null {
+  const start = model.layers.length - HEAD_NAMES.length;
+  const tail = model.layers.slice(Math.max(0, start)).map((l) => l.name);
+  return start > 0 && tail.every((name, i) => name === HEAD_NAMES[i]) ? start : null;
+}

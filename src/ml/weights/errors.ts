@@ -20,6 +20,8 @@ export type WeightErrorKind =
   | 'shape-mismatch'
   /** Not a single layer with weights has a same-named layer in the model. */
   | 'nothing-matched'
+  /** The model has a backbone and not one of its layers is in the file (only the head would load). */
+  | 'backbone-unmatched'
   /** Model layers with weights absent from the file, and the caller asked for all of them. */
   | 'missing-layers'
   /** File layers absent from the model, and the caller asked for none. */

@@ -1,6 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import type { ModelFile } from '../../core/run/protocol';
 import { writeKerasH5 } from './h5';
+import { nestedGroups } from './h5Layout';
+import { labHeadStart } from '../models/head';
 
 /** The weights file model.json points to (one shard: a zip holds it, so shard limits do not matter). */
 export const WEIGHTS_FILE = 'weights.bin';
@@ -66,8 +68,14 @@ export async function tfjsLayersFiles(model: tf.LayersModel): Promise<ModelFile[
 
 /**
  * The weights in Keras's HDF5 layout, the one the lab itself reads (see ml/weights/h5 writeKerasH5). Named
- * '.h5', not '.weights.h5': Keras 3 reads '.weights.h5' as its own newer layout.
+ * '.h5', not '.weights.h5': Keras 3 reads '.weights.h5' as its own newer layout. A classifier with the
+ * seed's head is written as the generated Keras script's nested model (the backbone as one layer named as
+ * Keras names it, e.g. 'efficientnetb0'), so `model.load_weights` works on what `build_model` returns;
+ * any other model flat, as keras.applications builds it.
  */
 export async function kerasH5Files(model: tf.LayersModel): Promise<ModelFile[]> {
-  return [{ name: `${model.name}.h5`, bytes: await writeKerasH5(model) }];
+  const headStart = labHeadStart(model);
+  const base = model.name.replace(/_classifier$/, '');
+  const groups = headStart === null ? undefined : nestedGroups(model, headStart, base);
+  return [{ name: `${model.name}.h5`, bytes: await writeKerasH5(model, groups) }];
 }

@@ -4,13 +4,8 @@ import { WeightLoadError } from './errors';
 import { errorMessage, formatBytes } from '../../core/format';
 import { assignWeights, type LoadOptions, type WeightReport } from './report';
 import { isKeras3Layout, isZip, readKeras3Layers, readKerasArchive } from './keras3';
-import {
-  flatLayers,
-  shortWeightName,
-  type SourceLayer,
-  type SourceWeight,
-  type WeightSource,
-} from './source';
+import { flatGroups, type H5Group } from './h5Layout';
+import { shortWeightName, type SourceLayer, type SourceWeight, type WeightSource } from './source';
 
 type H5wasm = typeof import('h5wasm').default;
 
@@ -170,12 +165,31 @@ function readLayer(
   return { layer: { name, weights }, bytes };
 }
 
+/** The layer a Keras 2 weight name belongs to: 'stem_conv' for 'stem_conv/kernel:0'; null without one. */
+const weightLayer = (name: string): string | null => name.split('/').at(-2) ?? null;
+
+/**
+ * A Keras 2 group as the layers it holds. A nested model (`Model(inp, head(base(inp)))` saved by tf_keras)
+ * is one group named after the model whose weights are named after its own layers
+ * (`efficientnetb0` holding `stem_conv/kernel:0`…, trainable weights first): it becomes those layers,
+ * each with its weights in stored order, as flatLayers flattens the lab's nested models.
+ */
+function splitNested(layer: SourceLayer): SourceLayer[] {
+  const inner = new Map<string, SourceWeight[]>();
+  for (const w of layer.weights) {
+    const name = weightLayer(w.name) ?? layer.name;
+    inner.set(name, [...(inner.get(name) ?? []), w]);
+  }
+  if (inner.size < 2 || inner.has(layer.name)) return [layer];
+  return [...inner].map(([name, weights]) => ({ name, weights }));
+}
+
 /** Layers with weights and their declared bytes, from either Keras layout. */
 function readLayers(
   lib: H5wasm,
   file: InstanceType<H5wasm['File']>,
   label: string,
-): { layers: SourceLayer[]; bytes: number; format: KerasWeightFormat; root: Group } {
+): { layers: SourceLayer[]; layerNames: string[]; bytes: number; format: KerasWeightFormat; root: Group } {
   if (isKeras3Layout(file.keys())) {
     const reader = { weight: (d: Dataset, name: string) => datasetWeight(d, name, label) };
     return { ...readKeras3Layers(lib, file, label, reader), format: 'keras3-weights-h5', root: file };
@@ -183,12 +197,13 @@ function readLayers(
   const root = weightsRoot(lib, file, label);
   let bytes = 0;
   const layers: SourceLayer[] = [];
-  for (const name of stringListAttr(root, 'layer_names') ?? []) {
+  const layerNames = stringListAttr(root, 'layer_names') ?? [];
+  for (const name of layerNames) {
     const { layer, bytes: layerBytes } = readLayer(lib, root, name, label);
     bytes += layerBytes;
-    if (layer.weights.length > 0) layers.push(layer);
+    if (layer.weights.length > 0) layers.push(...splitNested(layer));
   }
-  return { layers, bytes, format: 'keras2-h5', root };
+  return { layers, layerNames, bytes, format: 'keras2-h5', root };
 }
 
 /** Opens HDF5 bytes inside h5wasm and reads their layout (no weight values yet). */
@@ -216,7 +231,7 @@ async function openHdf5(
   try {
     file = new lib.File(path, 'r');
     if (file.file_id < 0n) throw new Error('H5Fopen failed');
-    const { layers, bytes: weightBytes, format, root } = readLayers(lib, file, label);
+    const { layers, layerNames, bytes: weightBytes, format, root } = readLayers(lib, file, label);
     if (weightBytes > bytes.length) {
       throw new WeightLoadError(
         'corrupt',
@@ -225,7 +240,15 @@ async function openHdf5(
       );
     }
     const kerasVersion = archive ? archive.kerasVersion : stringAttr(root, 'keras_version');
-    return { label, layers, format: archive ? 'keras-archive' : format, kerasVersion, weightBytes, close };
+    return {
+      label,
+      layers,
+      layerNames,
+      format: archive ? 'keras-archive' : format,
+      kerasVersion,
+      weightBytes,
+      close,
+    };
   } catch (thrown) {
     close();
     if (thrown instanceof WeightLoadError) throw thrown;
@@ -292,37 +315,41 @@ function writeStringList(group: Group, name: string, values: readonly string[]):
 }
 
 /**
- * Writes `model`'s weights as Keras 2 `save_weights` does: root attributes `layer_names`, `backend` and
- * `keras_version`; one group per layer with a `weight_names` attribute; each weight at
- * `<layer>/<layer>/<weight>:0`. Used for test fixtures and for handing weights back to Keras.
+ * Writes weights as Keras 2 `save_weights` does: root attributes `layer_names`, `backend` and
+ * `keras_version`; one group per top-level layer with a `weight_names` attribute; each weight at
+ * `<group>/<layer>/<weight>:0`. The groups are `model`'s layers (flat), or the layout `groups` gives (a
+ * nested backbone, see h5Layout). Used for test fixtures and for handing weights back to Keras.
  */
-export async function writeKerasH5(model: tf.LayersModel): Promise<Uint8Array> {
+export async function writeKerasH5(
+  model: tf.LayersModel,
+  groups: readonly H5Group[] = flatGroups(model),
+): Promise<Uint8Array> {
   const lib = await h5();
   const { FS } = await lib.ready;
   const path = tempPath();
   const file = new lib.File(path, 'w');
   try {
-    const layers = flatLayers(model);
     writeStringList(
       file,
       'layer_names',
-      layers.map((l) => l.name),
+      groups.map((g) => g.name),
     );
     file.create_attribute('backend', 'tensorflow');
     file.create_attribute('keras_version', '2.15.0');
-    for (const layer of layers) {
-      const group = file.create_group(layer.name);
-      const names = layer.weights.map((w) => `${layer.name}/${shortWeightName(w.originalName)}:0`);
+    for (const { name, weights } of groups) {
+      const group = file.create_group(name);
+      const names = weights.map((w) => `${w.layer}/${shortWeightName(w.variable.originalName)}:0`);
       writeStringList(group, 'weight_names', names);
-      if (layer.weights.length === 0) continue;
-      // h5wasm does not create intermediate groups, so the '<layer>/' part of each name is made here.
-      const inner = group.create_group(layer.name);
-      layer.weights.forEach((w) => {
-        const data = w.read().dataSync() as Float32Array | Int32Array;
-        const shape = w.shape.map((d) => d ?? 0);
-        const dtype = w.dtype === 'int32' ? '<i' : '<f';
-        inner.create_dataset({ name: `${shortWeightName(w.originalName)}:0`, data, shape, dtype });
-      });
+      // h5wasm does not create intermediate groups, so each '<layer>/' part of a name is made here.
+      const inner = new Map<string, Group>();
+      for (const { layer, variable } of weights) {
+        const at = inner.get(layer) ?? group.create_group(layer);
+        inner.set(layer, at);
+        const data = variable.read().dataSync() as Float32Array | Int32Array;
+        const shape = variable.shape.map((d) => d ?? 0);
+        const dtype = variable.dtype === 'int32' ? '<i' : '<f';
+        at.create_dataset({ name: `${shortWeightName(variable.originalName)}:0`, data, shape, dtype });
+      }
     }
   } finally {
     file.close();

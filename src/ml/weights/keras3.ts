@@ -90,8 +90,9 @@ export function readKeras3Layers(
   root: Group,
   label: string,
   reader: DatasetReader,
-): { layers: SourceLayer[]; bytes: number } {
+): { layers: SourceLayer[]; bytes: number; layerNames: string[] } {
   const layers: SourceLayer[] = [];
+  const layerNames: string[] = [];
   let bytes = 0;
   const walk = (group: Group, path: string): void => {
     for (const key of group.keys()) {
@@ -103,8 +104,14 @@ export function readKeras3Layers(
         continue;
       }
       const vars = child.get('vars');
-      if (!(vars instanceof lib.Group) || vars.keys().length === 0) continue;
+      if (!(vars instanceof lib.Group)) continue;
+      if (vars.keys().length === 0) {
+        const own = vars.attrs['name']?.value;
+        if (typeof own === 'string') layerNames.push(own);
+        continue;
+      }
       const name = layerName(child, childPath, label);
+      layerNames.push(name);
       const indices = vars.keys().sort((a, b) => Number(a) - Number(b));
       const weights = indices.map((index) => {
         const dataset = vars.get(index);
@@ -124,5 +131,5 @@ export function readKeras3Layers(
   };
   const top = root.get('layers');
   if (top instanceof lib.Group) walk(top, 'layers');
-  return { layers, bytes };
+  return { layers, bytes, layerNames };
 }

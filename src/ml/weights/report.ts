@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { WeightLoadError } from './errors';
-import { errorMessage } from '../../core/format';
+import { count, errorMessage } from '../../core/format';
 import {
   flatLayers,
   shortWeightName,
@@ -21,8 +21,14 @@ export interface WeightPair {
 
 /** A model layer whose every weight has a stored counterpart of the same shape. */
 export interface LayerMatch {
-  /** Layer name, the same in model and source. */
+  /** The model's layer name. */
   layer: string;
+  /**
+   * The source's layer name: the same as `layer`, or another when the layer was paired by structure
+   * (the layers left over on both sides have the same sequence of weight shapes, as a head Keras named
+   * `dense`/`dense_1` against the lab's `head_dense`/`predictions`).
+   */
+  storedAs: string;
   /** The model layer's class, e.g. 'Conv2D'. */
   className: string;
   /** Number of values copied into this layer. */
@@ -74,6 +80,11 @@ export interface LoadOptions {
   allowMissing?: boolean;
   /** Allow source layers that the model lacks (e.g. `predictions` when the model has no top). Default true. */
   allowUnexpected?: boolean;
+  /**
+   * The model's backbone layers (names). When given and the model has weights among them, a source that
+   * fills none of them is refused: loading only the head is never what a user meant.
+   */
+  backboneLayers?: readonly string[];
 }
 
 interface Assignment {
@@ -125,6 +136,7 @@ function matchLayer(layer: tf.layers.Layer, stored: SourceLayer, report: WeightR
   const params = pairs.reduce((sum, p) => sum + size(p.shape), 0);
   report.matched.push({
     layer: layer.name,
+    storedAs: stored.name,
     className: layer.getClassName(),
     params,
     pairedBy: byName ? 'name' : 'order',
@@ -153,8 +165,17 @@ function plan(
   const modelNames = new Set(layers.map((l) => l.name));
   report.unexpected = source.layers.map((l) => l.name).filter((name) => !modelNames.has(name));
   const assignments: Assignment[] = [];
+  const leftOver = layers.filter((l) => !storedByName.has(l.name));
+  const byStructure = pairByStructure(
+    leftOver,
+    source.layers.filter((l) => !modelNames.has(l.name)),
+  );
+  if (byStructure !== null) {
+    const paired = new Set([...byStructure.values()].map((l) => l.name));
+    report.unexpected = report.unexpected.filter((name) => !paired.has(name));
+  }
   for (const layer of layers) {
-    const stored = storedByName.get(layer.name);
+    const stored = storedByName.get(layer.name) ?? byStructure?.get(layer);
     if (stored === undefined) {
       report.missing.push(layer.name);
       continue;
@@ -165,9 +186,46 @@ function plan(
   return { report, assignments };
 }
 
+const layerShapes = (weights: readonly { shape: readonly (number | null)[] }[]): string =>
+  weights.map((w) => w.shape.join('x')).join(';');
+
+/**
+ * The model layers no stored name matches, paired in order with the stored layers no model name matches,
+ * when both lists are the same length and every pair has the same weight shapes; else null. Keras names
+ * layers by class and count (`dense`, `dense_1`), so the same head written without names differs only
+ * in them.
+ */
+function pairByStructure(
+  model: readonly tf.layers.Layer[],
+  stored: readonly SourceLayer[],
+): Map<tf.layers.Layer, SourceLayer> | null {
+  if (model.length === 0 || model.length !== stored.length) return null;
+  const same = model.every((layer, i) => layerShapes(layer.weights) === layerShapes(stored[i]!.weights));
+  return same ? new Map(model.map((layer, i) => [layer, stored[i]!])) : null;
+}
+
 /** The report of loading `source` into `model`, without touching any weight. */
 export function matchWeights(model: tf.LayersModel, source: WeightSource): WeightReport {
   return plan(model, source).report;
+}
+
+/** Model layers that took a stored layer of another name (paired by structure), as 'model ← stored'. */
+export function pairedByStructure(report: WeightReport): string[] {
+  return report.matched.filter((m) => m.storedAs !== m.layer).map((m) => `${m.layer} ← ${m.storedAs}`);
+}
+
+/**
+ * One sentence on what a load gives, in parameters: how many come from the file and how many stay random,
+ * e.g. "model.h5 gives 3,914,445 of the model's 4,078,987 parameters (96.0%); 164,542 in 2 layers
+ * (head_dense, predictions) stay at their random initialisation."
+ */
+export function reportHeadline(report: WeightReport): string {
+  const random = report.modelParams - report.matchedParams;
+  const share = report.modelParams > 0 ? (100 * report.matchedParams) / report.modelParams : 0;
+  const gives = `${report.source} gives ${count(report.matchedParams)} of the model's ${count(report.modelParams)} parameters (${share.toFixed(1)}%)`;
+  if (random === 0) return `${gives}; none stays at its random initialisation.`;
+  const where = `${report.missing.length} layer(s): ${listed(report.missing, 4)}`;
+  return `${gives}; the other ${count(random)} (${where}) stay at their random initialisation.`;
 }
 
 /** One line per mismatch, e.g. "block1a_dwconv/depthwise_kernel: model expects [3, 3, 32, 1], stored [5, 5, 32, 1]". */
@@ -178,6 +236,20 @@ export function describeMismatch(m: WeightMismatch): string {
 function listed(items: readonly string[], max = 5): string {
   const shown = items.slice(0, max).join(', ');
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+/** The refusal of a source that would fill only the head of a model whose backbone has weights. */
+function unmatchedBackbone(report: WeightReport, backbone: readonly string[]): WeightLoadError | null {
+  const named = new Set(backbone);
+  const withWeights = report.missing.filter((name) => named.has(name));
+  if (withWeights.length === 0 || report.matched.some((m) => named.has(m.layer))) return null;
+  const file = report.source;
+  const message =
+    `${file} fills none of the model's ${withWeights.length} backbone layers with weights (${listed(withWeights, 3)}); ` +
+    `only ${report.matched.length} head layer(s) would load and the whole backbone would stay random. ` +
+    `The file's other layers: ${listed(report.unexpected, 3) || 'none'}. Choose the architecture the file was saved from, ` +
+    `or save the backbone's weights with it.`;
+  return new WeightLoadError('backbone-unmatched', file, message, report);
 }
 
 /** The error that `report` means under `options`, or null when the weights may be assigned. */
@@ -194,6 +266,8 @@ export function reportError(report: WeightReport, options: LoadOptions = {}): We
     const message = `${file}: none of its ${report.unexpected.length} layers with weights has a same-named layer in the model (file layers: ${listed(report.unexpected)}); is it for a different architecture?`;
     return new WeightLoadError('nothing-matched', file, message, report);
   }
+  const backboneError = unmatchedBackbone(report, options.backboneLayers ?? []);
+  if (backboneError !== null) return backboneError;
   if (!allowMissing && report.missing.length > 0) {
     const message = `${file} has no weights for ${report.missing.length} model layer(s): ${listed(report.missing)}`;
     return new WeightLoadError('missing-layers', file, message, report);

@@ -24,6 +24,11 @@ export interface WeightSource {
   label: string;
   /** Layers with weights, in stored order. */
   layers: readonly SourceLayer[];
+  /**
+   * Every layer name the file lists, weightless ones (Rescaling, Activation…) included, where its format
+   * lists them; absent otherwise. It tells which preprocessing layers the saved model had.
+   */
+  layerNames?: readonly string[];
 }
 
 /** The last path component without Keras' ':0' suffix: 'block1a_dwconv/depthwise_kernel:0' → 'depthwise_kernel'. */
