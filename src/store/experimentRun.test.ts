@@ -6,6 +6,7 @@ import type { TrainConfig } from '../core/settings/trainConfig';
 import { actions } from './actions';
 import { provideCommands, type LabCommands } from './commands';
 import { runExperiment } from './experimentRun';
+import { keptRun } from './historyFixture';
 import { initialState } from './initial';
 import { labStore, updateConfig } from './store';
 
@@ -39,21 +40,8 @@ function engine(): LabCommands {
   return { train } as unknown as LabCommands;
 }
 
-const kept = (settings: TrainConfig, over: Partial<HistoryEntry> = {}): HistoryEntry => ({
-  kind: 'run',
-  at: 0,
-  settings,
-  changed: [],
-  predicted: [],
-  measured: [],
-  outcome: 'completed',
-  oomAt: null,
-  stepMs: 5,
-  valAccuracy: 0.4,
-  backend: null,
-  adapter: null,
-  ...over,
-});
+const kept = (settings: TrainConfig, over: Partial<HistoryEntry> = {}): HistoryEntry =>
+  keptRun(settings, { stepMs: 5, valAccuracy: 0.4, ...over });
 
 async function run() {
   const sides: string[] = [];

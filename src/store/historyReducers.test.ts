@@ -14,23 +14,10 @@ import {
   zipLoaded,
   zipRefused,
 } from './historyReducers';
+import { keptRun } from './historyFixture';
 import { initialState } from './initial';
 
-const entry = (id: number): HistoryEntry => ({
-  id,
-  kind: 'run',
-  at: id,
-  settings: DEFAULT_TRAIN_CONFIG,
-  changed: [],
-  predicted: [],
-  measured: [],
-  outcome: 'completed',
-  oomAt: null,
-  stepMs: null,
-  valAccuracy: null,
-  backend: 'cpu',
-  adapter: null,
-});
+const entry = (id: number): HistoryEntry => keptRun(DEFAULT_TRAIN_CONFIG, { id, at: id, backend: 'cpu' });
 const ids = (list: HistoryEntry[]) => list.map((e) => e.id);
 
 describe('run history reducers', () => {

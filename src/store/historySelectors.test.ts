@@ -5,6 +5,7 @@ import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
 import type { TrainConfig } from '../core/settings/trainConfig';
 import { cardResults, selectReusableRun } from './historySelectors';
 import { historyKept, historyRead } from './historyReducers';
+import { keptRun } from './historyFixture';
 import { initialState } from './initial';
 import type { LabState } from './types';
 
@@ -15,21 +16,8 @@ const card = {
   pair: { before, after, beforeLabel: '', afterLabel: '' },
 } as ExperimentCard;
 
-const entry = (settings: TrainConfig, over: Partial<HistoryEntry> = {}): HistoryEntry => ({
-  kind: 'run',
-  at: 0,
-  settings,
-  changed: [],
-  predicted: [],
-  measured: [],
-  outcome: 'completed',
-  oomAt: null,
-  stepMs: 7,
-  valAccuracy: 0.5,
-  backend: 'webgpu',
-  adapter: null,
-  ...over,
-});
+const entry = (settings: TrainConfig, over: Partial<HistoryEntry> = {}): HistoryEntry =>
+  keptRun(settings, { stepMs: 7, valAccuracy: 0.5, backend: 'webgpu', ...over });
 
 function onWebgpu(entries: HistoryEntry[]): LabState {
   const s = initialState();

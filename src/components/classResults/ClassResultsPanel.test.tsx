@@ -5,22 +5,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../core/run/history';
 import { DEFAULT_TRAIN_CONFIG } from '../../core/settings/settings';
 import { resultsFile } from '../../core/workshop/classResults';
+import { keptRun } from '../../store/historyFixture';
 import { ClassResultsPanel } from './ClassResultsPanel';
 
-const run = (batchSize: number, peakBytes: number): HistoryEntry => ({
-  kind: 'run',
-  at: 0,
-  settings: { ...DEFAULT_TRAIN_CONFIG, batchSize },
-  changed: [],
-  predicted: [],
-  measured: [{ phase: 'frozen', peakBytes }],
-  outcome: 'completed',
-  oomAt: null,
-  stepMs: 10,
-  valAccuracy: 0.5,
-  backend: 'webgpu',
-  adapter: null,
-});
+const run = (batchSize: number, peakBytes: number): HistoryEntry =>
+  keptRun(
+    { ...DEFAULT_TRAIN_CONFIG, batchSize },
+    { measured: [{ phase: 'frozen', peakBytes }], backend: 'webgpu' },
+  );
 
 /** A results file as "Export my results" writes it: no plan on screen, the given runs. */
 function exported(name: string, runs: HistoryEntry[]): File {
