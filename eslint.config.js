@@ -35,7 +35,7 @@ const noNodeBuiltins = {
   group: ['node:*'],
   message: 'ml/ runs in the worker too; Node modules only in tests.',
 };
-const tests = 'src/**/*.test.ts';
+const tests = 'src/**/*.test.{ts,tsx}';
 // Globals that the worker's libs declare but Node (where ml/ is tested) lacks.
 const workerOnlyGlobals = [
   'self',

@@ -41,7 +41,8 @@ export default defineConfig({
   // `vite preview` serves the build as a deployment would (see deploy/).
   preview: { headers: { ...SECURITY_HEADERS } },
   test: {
-    include: ['src/**/*.test.ts', 'deploy/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'deploy/**/*.test.ts'],
+    // Component tests (*.test.tsx) choose happy-dom per file (`@vitest-environment`); the rest run in Node.
     environment: 'node',
     testTimeout: 60_000,
     pool: 'forks',

@@ -1,10 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { provideCommands, provideModelLibrary } from './store/commands';
+import { provideCommands, provideModelLibrary, provideRunHistory } from './store/commands';
 import { labStore } from './store/store';
 import { LabClient } from './workers/client';
 import { modelLibrary } from './workers/modelLibrary';
+import { startRunHistory } from './workers/runHistory';
 import './styles.css';
 
 declare global {
@@ -17,6 +18,7 @@ declare global {
 const client = new LabClient();
 provideCommands(client);
 provideModelLibrary(modelLibrary);
+provideRunHistory(startRunHistory());
 void client.start();
 
 // A read-only handle for e2e tests, compiled into dev and e2e builds only.

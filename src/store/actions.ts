@@ -3,6 +3,7 @@
  * runReducers.ts bound to the store, so the reducers can be tested in Node without a store.
  */
 import type { StoreApi } from 'zustand/vanilla';
+import * as historyReducers from './historyReducers';
 import * as reducers from './reducers';
 import * as resumeReducers from './resumeReducers';
 import * as runReducers from './runReducers';
@@ -31,6 +32,7 @@ export const actions = {
   ...bindActions(labStore, reducers),
   ...bindActions(labStore, runReducers),
   ...bindActions(labStore, resumeReducers),
+  ...bindActions(labStore, historyReducers),
 };
 
 /** Appends a log line stamped now. */

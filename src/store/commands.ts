@@ -88,6 +88,23 @@ export function modelLibrary(): ModelLibrary {
   return library;
 }
 
+/** The run history's writes; the entries themselves are the store's history slice (kept by the client). */
+export interface RunHistory {
+  remove(id: number): Promise<void>;
+}
+
+let history: RunHistory | null = null;
+
+/** Called once at start-up by main.tsx. */
+export function provideRunHistory(h: RunHistory): void {
+  history = h;
+}
+
+export function runHistory(): RunHistory {
+  if (!history) throw new Error('The run history used before start-up provided it.');
+  return history;
+}
+
 let current: LabCommands | null = null;
 
 /** Called once at start-up by main.tsx. */

@@ -50,5 +50,8 @@ export function initialState(): LabState {
     notice: null,
     workshop: { mode: 'explore', guess: null, view: null, link: null },
     savedRun: { status: 'none', summary: null },
+    history: { status: 'loading', entries: [], error: null },
+    experiments: { given: {}, active: null, errors: {}, started: null },
+    labZip: { loaded: null, error: null, dropped: null },
   };
 }

@@ -25,6 +25,9 @@ import type { ScanResult } from '../core/data/scan';
 import type { Guess } from '../core/run/guess';
 import type { LabMode, ViewId } from '../core/settings/url';
 import type { SavedRunSummary } from '../core/run/resume';
+import type { HistoryEntry } from '../core/run/history';
+import type { ExperimentId } from '../core/experiments/experiments';
+import type { ZipLoaded } from '../core/run/protocol';
 
 /** Settings the user chose; persisted across reloads. */
 export interface SettingsSlice {
@@ -255,7 +258,54 @@ export interface SavedRunSlice {
   };
 }
 
+/** The run history of this browser (kept in IndexedDB by the client), read once at start-up. */
+export interface HistorySlice {
+  history: {
+    /** 'loading' until the kept entries are read; entries that end meanwhile are kept all the same. */
+    status: 'loading' | 'ready';
+    /** Oldest first, each with its IndexedDB id. */ entries: HistoryEntry[];
+    /** Why the history could not be read, or a run could not be kept. */ error: string | null;
+  };
+}
+
+export type Side = 'before' | 'after';
+
+/** One side of an experiment: the run's history entry, and whether it was reused rather than trained now. */
+export interface SideResult {
+  entry: HistoryEntry;
+  reused: boolean;
+}
+
+/** The remedy cards' experiments: what each card's last one gave, and the one in progress. */
+export interface ExperimentsSlice {
+  experiments: {
+    /** Each card's last experiment, side by side (trained then, or reused from the history). */
+    given: Partial<Record<ExperimentId, Partial<Record<Side, SideResult>>>>;
+    /** The card and side running now; null when no experiment runs. */
+    active: { id: ExperimentId; side: Side } | null;
+    /** Why a card's last experiment did not run through. */ errors: Partial<Record<ExperimentId, string>>;
+    /**
+     * The settings and model when the running experiment started, so the cards stay as they were while
+     * the settings change under it; null when idle.
+     */
+    started: { config: TrainConfig; spec: ModelSpec | null } | null;
+  };
+}
+
+/** The lab model zip loaded last (dropped, chosen or saved in this browser), or why it was refused. */
+export interface LabZipSlice {
+  labZip: {
+    loaded: ZipLoaded | null;
+    error: string | null;
+    /** A dropped zip's bytes, so it can be kept in this browser; null for a saved one. */
+    dropped: { bytes: Uint8Array; label: string } | null;
+  };
+}
+
 export type LabState = SettingsSlice &
+  HistorySlice &
+  ExperimentsSlice &
+  LabZipSlice &
   SavedRunSlice &
   WorkshopSlice &
   PlannerSlice &

@@ -1,11 +1,10 @@
 import { useId, useState } from 'react';
 import { resultsFile } from '../../core/workshop/classResults';
+import { plannedPeaks } from '../../store/historySelectors';
 import { selectPlannerKey } from '../../store/selectors';
 import { labStore } from '../../store/store';
 import type { LabState } from '../../store/types';
-import { planRows } from '../planner/planRows';
 import { saveFile } from '../results/download';
-import { allRuns } from '../workshop/historyDb';
 import { errorMessage } from '../../core/format';
 
 const NAME_KEY = 'vram-lab-participant';
@@ -13,9 +12,7 @@ const NAME_KEY = 'vram-lab-participant';
 /** The planner's tfjs peak per phase for the settings on screen, when the model is described for them. */
 function plannedNow(s: LabState) {
   if (!s.planner.spec || s.planner.key !== selectPlannerKey(s)) return [];
-  return planRows(s.planner.spec, s.config)
-    .filter((r) => r.key !== 'frozen-cached')
-    .map((r) => ({ phase: r.key, peakBytes: r.tfjs.peakBytes }));
+  return plannedPeaks(s.planner.spec, s.config);
 }
 
 /** The adapter in words, as the run history writes it. */
@@ -32,7 +29,7 @@ export function ExportMyResults() {
   const id = useId();
   const [name, setName] = useState(() => localStorage.getItem(NAME_KEY) ?? '');
   const [status, setStatus] = useState<string | null>(null);
-  const exportFile = async () => {
+  const exportFile = () => {
     const s = labStore.getState();
     try {
       const file = resultsFile({
@@ -43,7 +40,7 @@ export function ExportMyResults() {
         settings: s.config,
         guess: s.workshop.guess,
         predicted: plannedNow(s),
-        runs: await allRuns(),
+        runs: s.history.entries,
       });
       const stem = file.name.replace(/[^\w-]+/g, '-').toLowerCase();
       saveFile(`vram-lab-results-${stem}.json`, JSON.stringify(file, null, 2), 'application/json');
@@ -57,7 +54,7 @@ export function ExportMyResults() {
       className="row"
       onSubmit={(e) => {
         e.preventDefault();
-        void exportFile();
+        exportFile();
       }}
     >
       <label htmlFor={`${id}-name`}>Your name</label>

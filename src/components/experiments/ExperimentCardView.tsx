@@ -8,7 +8,7 @@ import { commands } from '../../store/commands';
 import { updateConfig } from '../../store/store';
 import { useLab } from '../ui/useLab';
 import { PairTable } from './PairTable';
-import type { Side, SideResult } from './runPair';
+import type { Side, SideResult } from '../../store/types';
 import { formatBytes } from '../../core/format';
 
 const TFJS_WORDS: Record<ExperimentCard['tfjs'], string> = {

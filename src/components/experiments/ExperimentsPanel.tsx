@@ -1,15 +1,13 @@
 import './Experiments.css';
-import { useEffect, useMemo, useState } from 'react';
-import { experimentCards, type ExperimentCard, type ExperimentId } from '../../core/experiments/experiments';
-import { matchingRun, poolVsLive } from '../../core/experiments/math';
-import type { HistoryEntry } from '../../core/run/history';
+import { useMemo } from 'react';
+import { experimentCards, type ExperimentCard } from '../../core/experiments/experiments';
+import { poolVsLive } from '../../core/experiments/math';
+import { runExperiment } from '../../store/experimentRun';
+import { cardResults } from '../../store/historySelectors';
 import { selectBusy, selectEngineFree, selectPlannerKey } from '../../store/selectors';
 import { usePlanned } from '../planner/usePlanned';
 import { useLab } from '../ui/useLab';
-import { allRuns } from '../workshop/historyDb';
 import { ExperimentCardView } from './ExperimentCardView';
-import { runPair, type Side, type SideResult } from './runPair';
-import { errorMessage } from '../../core/format';
 
 /** Why no card can run now, or null when one can. */
 function blockedBy(busy: boolean, engineFree: boolean, dataReady: boolean, active: boolean): string | null {
@@ -20,30 +18,7 @@ function blockedBy(busy: boolean, engineFree: boolean, dataReady: boolean, activ
   return null;
 }
 
-type Results = Partial<Record<Side, SideResult>>;
-
-/**
- * A card's results: the kept run with each side's exact settings on this backend; what the card's last
- * experiment gave when it is that run, else marked as reused from the history (run before this view ran
- * the card: in another session, or with the same settings by hand).
- */
-function resultsFor(
-  card: ExperimentCard,
-  kept: readonly HistoryEntry[],
-  backend: string | null,
-  given: Results,
-): Results {
-  const out: Results = {};
-  if (!card.pair) return out;
-  for (const side of ['before', 'after'] as const) {
-    const entry = matchingRun(kept, card.pair[side], backend);
-    const last = given[side];
-    if (entry) out[side] = last?.entry === entry ? last : { entry, reused: true };
-  }
-  return out;
-}
-
-/** The cards, their kept results and the experiment in progress, with the action that runs a card. */
+/** The cards, their kept results and the experiment in progress (the store's), with the action that runs a card. */
 export function useExperiments() {
   const { spec, config } = usePlanned((s) => (s.planner.key === selectPlannerKey(s) ? s.planner.spec : null));
   // The last run's samples, read only while nothing runs (the pool card waits for the run's end):
@@ -53,52 +28,20 @@ export function useExperiments() {
   const busy = useLab(selectBusy);
   const engineFree = useLab(selectEngineFree);
   const dataReady = useLab((s) => s.dataset.status === 'ready');
-  const [kept, setKept] = useState<HistoryEntry[]>([]);
-  // What each card's last experiment gave, side by side (trained now, or reused from the history).
-  const [given, setGiven] = useState<Partial<Record<ExperimentId, Results>>>({});
-  const [active, setActive] = useState<{ id: ExperimentId; side: Side } | null>(null);
-  const [errors, setErrors] = useState<Partial<Record<ExperimentId, string>>>({});
-  const [loadError, setLoadError] = useState<string | null>(null);
-  // While an experiment runs, the settings change under it: the cards stay as they were when it started.
-  const [started, setStarted] = useState<{ config: typeof config; spec: typeof spec } | null>(null);
-
-  useEffect(() => {
-    allRuns().then(
-      (list) => setKept((k) => [...list, ...k]),
-      (e: unknown) => setLoadError(`The run history could not be read: ${String(e)}`),
-    );
-  }, []);
+  const kept = useLab((s) => s.history.entries);
+  const loadError = useLab((s) => s.history.error);
+  const { given, active, errors, started } = useLab((s) => s.experiments);
 
   const pool = useMemo(() => (idleSamples ? poolVsLive(idleSamples) : null), [idleSamples]);
+  // While an experiment runs, the settings change under it: the cards stay as they were when it started.
   const shown = started ?? { config, spec };
   const cards = useMemo(
     () => experimentCards({ config: shown.config, spec: shown.spec, pool }),
     [shown.config, shown.spec, pool],
   );
 
-  const resultsOf = (card: ExperimentCard) => resultsFor(card, kept, backend, given[card.id] ?? {});
-
-  const run = (card: ExperimentCard) => {
-    if (!card.pair) return;
-    setErrors((e) => ({ ...e, [card.id]: undefined }));
-    setStarted(shown);
-    setGiven((g) => ({ ...g, [card.id]: {} }));
-    runPair(
-      card.pair,
-      kept,
-      (side) => setActive({ id: card.id, side }),
-      (side, result) => {
-        setGiven((g) => ({ ...g, [card.id]: { ...g[card.id], [side]: result } }));
-        if (!result.reused) setKept((k) => [...k, result.entry]);
-      },
-    )
-      .catch((e: unknown) => setErrors((x) => ({ ...x, [card.id]: errorMessage(e) })))
-      .finally(() => {
-        setActive(null);
-        setStarted(null);
-      });
-  };
-
+  const resultsOf = (card: ExperimentCard) => cardResults(card, kept, backend, given[card.id]);
+  const run = (card: ExperimentCard) => void runExperiment(card, shown);
   const blocked = blockedBy(busy, engineFree, dataReady, active !== null);
   return { cards, spec: shown.spec, resultsOf, run, active, errors, loadError, blocked };
 }

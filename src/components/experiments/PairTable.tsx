@@ -2,7 +2,7 @@ import type React from 'react';
 import type { ExperimentPair } from '../../core/experiments/experiments';
 import type { PhasePrediction } from '../../core/experiments/math';
 import type { TrainingPhase } from '../../core/settings/trainConfig';
-import type { Side, SideResult } from './runPair';
+import type { Side, SideResult } from '../../store/types';
 import { formatBytes } from '../../core/format';
 
 interface Props {

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { catalogEntry } from '../../core/model/models';
 import type { SavedModelMeta } from '../../core/run/protocol';
 import { modelLibrary } from '../../store/commands';
-import { loadSavedModel, useZipState } from './labZip';
+import { loadSavedModel } from '../../store/labZip';
+import { useLab } from '../ui/useLab';
 import { errorMessage, formatBytes } from '../../core/format';
 
 /** The saved models, re-read after any save or delete on the page (the results panel saves too). */
@@ -23,9 +24,7 @@ function useSavedModels() {
 
 /** The zip loaded last: what it is, and a button to keep a dropped one in this browser. */
 function LoadedZip({ onError }: { onError(message: string): void }) {
-  const loaded = useZipState((s) => s.loaded);
-  const error = useZipState((s) => s.error);
-  const dropped = useZipState((s) => s.dropped);
+  const { loaded, error, dropped } = useLab((s) => s.labZip);
   const [kept, setKept] = useState<string | null>(null);
   const keep = async () => {
     if (!dropped) return;

@@ -1,7 +1,7 @@
 import type { DragEvent } from 'react';
 import { commands } from '../../store/commands';
+import { loadZipBytes } from '../../store/labZip';
 import type { LabState } from '../../store/types';
-import { loadZipFile } from './labZip';
 import { SavedModels } from './SavedModels';
 
 interface Props {
@@ -16,7 +16,8 @@ interface Props {
 /** A lab model zip loads through the zip reader; anything else goes to the engine as dropped files. */
 function loadFiles(files: File[]): void {
   const [only] = files;
-  if (only && files.length === 1 && /\.zip$/i.test(only.name)) void loadZipFile(only);
+  if (only && files.length === 1 && /\.zip$/i.test(only.name))
+    void only.arrayBuffer().then((b) => loadZipBytes(new Uint8Array(b), only.name));
   else void commands().loadWeights(files);
 }
 

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { historyCsv } from '../../core/run/history';
 import { HistoryCompare } from './HistoryCompare';
 import { HistoryTable } from './HistoryTable';
-import { useRunHistory } from './useRunHistory';
+import { runHistory } from '../../store/commands';
+import { useLab } from '../ui/useLab';
 
 /** Offers `text` as a file download. */
 function download(name: string, type: string, text: string): void {
@@ -15,16 +16,17 @@ function download(name: string, type: string, text: string): void {
 }
 
 /**
- * Every run of this browser, kept in IndexedDB: its settings and what changed from the run before, the
+ * Every run of this browser, kept in IndexedDB (the store's history slice): its settings and what changed from the run before, the
  * predicted and measured peaks, how it ended, its step time, accuracy and backend. Survives a reload;
  * two rows can be compared; rows can be deleted; the table exports as JSON or CSV.
  */
 export function HistoryPanel() {
-  const { entries, error, remove } = useRunHistory();
+  const entries = useLab((s) => s.history.entries);
+  const error = useLab((s) => s.history.error);
   const [picked, setPicked] = useState<number[]>([]);
   const removeRow = (id: number) => {
     setPicked((p) => p.filter((x) => x !== id));
-    void remove(id);
+    void runHistory().remove(id);
   };
   const pick = (id: number) =>
     setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));

@@ -1,7 +1,7 @@
 /**
  * The run history: one entry per finished run, with what changed from the run before, the planner's and
  * the measured peaks, the outcome and the speed. Pure data and text; IndexedDB keeps the entries
- * (components/workshop/historyDb) and the workshop's history table shows them.
+ * (browser/history) and the workshop's history table shows them.
  */
 import type { PhasePeak } from './guess';
 import type { TrainConfig } from '../settings/trainConfig';

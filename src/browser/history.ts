@@ -1,9 +1,10 @@
 /**
  * Where the run history lives: one IndexedDB object store of HistoryEntry (core/run/history), keyed by an
- * increasing id, so the table survives a reload. An adapter at the edge: it holds no logic.
+ * increasing id, so the table survives a reload. An adapter at the edge: it holds no logic (the client,
+ * workers/runHistory, feeds what it reads to the store).
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { HistoryEntry } from '../../core/run/history';
+import type { HistoryEntry } from '../core/run/history';
 
 interface HistorySchema extends DBSchema {
   runs: { key: number; value: HistoryEntry };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TRAIN_CONFIG } from '../../core/settings/settings';
-import { initialState } from '../../store/initial';
-import type { BatchPoint, LabState } from '../../store/types';
+import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
+import { initialState } from './initial';
+import type { BatchPoint, LabState } from './types';
 import { runEnded, runEntry, sweepEnded, sweepEntries } from './runEntry';
 
 // Only the fields the history reads; the rest of a step does not matter to it.

@@ -1,8 +1,12 @@
-import { medianMs, settingsChanges, type HistoryEntry } from '../../core/run/history';
-import { DEFAULT_SWEEP_PRESETS, type SweepPoint } from '../../core/sweep/sweep';
-import { selectMeasuredPeaks, selectPlannerKey } from '../../store/selectors';
-import type { LabState } from '../../store/types';
-import { planRows } from '../planner/planRows';
+/**
+ * The history entry of a finished run or sweep, from the store: what the client keeps in IndexedDB
+ * (workers/runHistory) and an experiment reads its result from.
+ */
+import { medianMs, settingsChanges, type HistoryEntry } from '../core/run/history';
+import { DEFAULT_SWEEP_PRESETS, type SweepPoint } from '../core/sweep/sweep';
+import { plannedPeaks } from './historySelectors';
+import { selectMeasuredPeaks, selectPlannerKey } from './selectors';
+import type { LabState } from './types';
 
 const ACTIVE = new Set(['running', 'stopping']);
 const ENDED = new Set(['completed', 'stopped', 'oom', 'failed']);
@@ -17,11 +21,7 @@ export function runEntry(s: LabState, previous: HistoryEntry['settings'] | null,
   // The planner's description is only used when it is for the run's model, size and classes.
   const spec =
     s.planner.spec && s.planner.key === selectPlannerKey({ ...s, config: c }) ? s.planner.spec : null;
-  const predicted = spec
-    ? planRows(spec, c)
-        .filter((r) => r.key !== 'frozen-cached')
-        .map((r) => ({ phase: r.key, peakBytes: r.tfjs.peakBytes }))
-    : [];
+  const predicted = spec ? plannedPeaks(spec, c) : [];
   const last = s.run.epochs[s.run.epochs.length - 1];
   const oom = s.run.oom;
   const adapter = s.engine.backend?.adapter;
