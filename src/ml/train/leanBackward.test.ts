@@ -40,7 +40,12 @@ function gradientsOf(
   tf.dispose(batch);
   trainer.dispose();
   model.dispose();
-  return { values, peak: measured, leftTensors: after.numTensors - before.numTensors, leftBytes: after.numBytes - before.numBytes };
+  return {
+    values,
+    peak: measured,
+    leftTensors: after.numTensors - before.numTensors,
+    leftBytes: after.numBytes - before.numBytes,
+  };
 }
 
 /** Largest |a − b| / max |b| over all variables. */
@@ -66,7 +71,9 @@ describe('lean backward', () => {
       const stock = gradientsOf(build, 'stock', phase);
       const lean = gradientsOf(build, 'lean', phase);
       const err = maxRelative(lean.values, stock.values);
-      console.log(`${name} ${phase}: peak stock ${stock.peak} lean ${lean.peak} (${(lean.peak / stock.peak).toFixed(3)}x), max rel err ${err}`);
+      console.log(
+        `${name} ${phase}: peak stock ${stock.peak} lean ${lean.peak} (${(lean.peak / stock.peak).toFixed(3)}x), max rel err ${err}`,
+      );
       expect(err).toBeLessThanOrEqual(1e-5);
       expect(lean.leftTensors).toBe(0);
       expect(lean.leftBytes).toBe(0);
