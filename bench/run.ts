@@ -15,6 +15,7 @@ import { longTaskRow, longTaskTable } from './longTasks';
 import { hookCost, hookCostLine, overheadRows } from './overhead';
 import { inputRateTable } from './inputRate';
 import { journeyRow, journeyTable } from './journey';
+import { leanLine, leanRows, leanSummary } from './lean';
 
 /**
  * `npm run bench`: every row is measured in this run, side by side. First on the cpu backend in Node,
@@ -23,7 +24,8 @@ import { journeyRow, journeyTable } from './journey';
  * Groups: techniques, planner, float16, float16-accuracy (the built-in sample trained with and without
  * float16 storage: minutes on SwiftShader), listing, overhead (instrument cost), input-rate (pipeline
  * images/s against the step's), journey (the default journey in the app, timed), long-tasks (main-thread
- * long tasks during a Tiny run and a 1,000-file folder, in the production build).
+ * long tasks during a Tiny run and a 1,000-file folder, in the production build), lean (stock tfjs and
+ * the lab's lean backward pass side by side, per family, fine-tune and frozen on the tape; cpu only).
  */
 const args = new Set(process.argv.slice(2));
 const only = [...args]
@@ -40,6 +42,7 @@ const overhead = group('overhead');
 const inputRate = group('input-rate');
 const journey = group('journey');
 const longTasks = group('long-tasks');
+const lean = group('lean');
 const print = (lines: string[]) => console.log(lines.join('\n'));
 
 async function cpu(): Promise<void> {
@@ -63,6 +66,11 @@ async function cpu(): Promise<void> {
   if (float16Accuracy) {
     console.log('\n## float16 storage, validation accuracy — cpu backend (Node)\n');
     print(techniqueTable(await float16AccuracyRows(await nodeSample(), 'cpu')));
+  }
+  if (lean) {
+    console.log('\n## Lean backward vs stock tfjs — cpu backend (Node)\n');
+    const rows = await leanRows((row) => console.log(leanLine(row)));
+    print(leanSummary(rows));
   }
   if (overhead) {
     // 32 px: one MobileNetV2 fine-tune step at 64 px takes about 45 s on the cpu backend here.
