@@ -16,6 +16,7 @@ import { hookCost, hookCostLine, overheadRows } from './overhead';
 import { inputRateTable } from './inputRate';
 import { journeyRow, journeyTable } from './journey';
 import { kerasRows, kerasTable } from './keras';
+import { leanLine, leanRows, leanSummary } from './lean';
 
 /**
  * `npm run bench`: every row is measured in this run, side by side. First on the cpu backend in Node,
@@ -25,7 +26,8 @@ import { kerasRows, kerasTable } from './keras';
  * float16 storage: minutes on SwiftShader), listing, overhead (instrument cost), input-rate (pipeline
  * images/s against the step's), journey (the default journey in the app, timed), long-tasks (main-thread
  * long tasks during a Tiny run and a 1,000-file folder, in the production build), keras (planKeras against
- * TensorFlow's own allocator: a Keras 3 training step per configuration, in Python, minutes).
+ * TensorFlow's own allocator: a Keras 3 training step per configuration, in Python, minutes), lean (stock
+ * tfjs and the lab's lean backward pass side by side, per family, fine-tune and frozen on the tape; cpu only).
  */
 const args = new Set(process.argv.slice(2));
 const only = [...args]
@@ -43,6 +45,7 @@ const inputRate = group('input-rate');
 const journey = group('journey');
 const longTasks = group('long-tasks');
 const keras = group('keras');
+const lean = group('lean');
 const print = (lines: string[]) => console.log(lines.join('\n'));
 
 async function cpu(): Promise<void> {
@@ -70,6 +73,11 @@ async function cpu(): Promise<void> {
   if (keras) {
     console.log('\n## Keras column against TensorFlow 2.21 (Keras 3, CPU, BFC allocator peak)\n');
     print(kerasTable(kerasRows()));
+  }
+  if (lean) {
+    console.log('\n## Lean backward vs stock tfjs — cpu backend (Node)\n');
+    const rows = await leanRows((row) => console.log(leanLine(row)));
+    print(leanSummary(rows));
   }
   if (overhead) {
     // 32 px: one MobileNetV2 fine-tune step at 64 px takes about 45 s on the cpu backend here.

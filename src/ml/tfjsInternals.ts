@@ -8,9 +8,15 @@ import type { WebGPUBackend, WebGPUProgram } from '@tensorflow/tfjs-backend-webg
  */
 
 /** One node of the engine's gradient tape, as far as the lab reads it. */
-interface TapeNode {
+export interface TapeNode {
+  /** The kernel that ran, e.g. 'Conv2D'. */ kernelName: string;
+  /** Its inputs by name and its outputs, as tensor objects (possibly disposed since). */
+  inputs: Record<string, tf.Tensor>;
+  outputs: tf.Tensor[];
   /** Tensors the node's gradient function needs, kept alive until the backward pass ends. */
   saved?: tf.Tensor[];
+  /** Given one dy per output (null: none), a lazy gradient per input name. */
+  gradient?: (dys: (tf.Tensor | null)[]) => Record<string, () => tf.Tensor>;
 }
 
 /**
@@ -22,7 +28,8 @@ interface TapeState {
   gradientDepth: number;
 }
 
-const tapeState = (): TapeState => tf.engine().state;
+// The engine fills a null dy with zeros before a node's gradient reads it, which its typings omit.
+const tapeState = (): TapeState => tf.engine().state as unknown as TapeState;
 
 /**
  * The tensors the active gradient tape saved for the backward pass, in tape order (empty outside a
@@ -109,6 +116,39 @@ export function gradientsWithDy(
   dy: tf.Tensor | undefined,
 ): { value: tf.Tensor; grads: (tf.Tensor | null)[] } {
   return tf.engine().gradients(f, xs, dy, true);
+}
+
+/** The engine's tape controls, which engine.gradients uses around its forward pass. */
+interface TapeControl {
+  startTape(): void;
+  endTape(): void;
+}
+
+/**
+ * Runs `f` under a fresh gradient tape the way engine.gradients runs its forward pass, and hands the
+ * tape to the caller, who then owns every node's saved tensors (the engine forgets them). tfjs 4.22:
+ * startTape sets `activeTape` to [] at depth 0 and raises `gradientDepth`, endTape lowers it; the
+ * forward runs in tidy('forward'), so only the result and the saved tensors (engine.keep) outlive it.
+ * Nested gradients are refused: the outer tape would keep nodes this caller frees.
+ */
+export function recordTape(f: () => tf.Tensor): { y: tf.Tensor; tape: TapeNode[] } {
+  const state = tapeState();
+  if (state.gradientDepth !== 0)
+    throw new Error('The lean backward pass cannot run inside another gradient.');
+  const engine = tf.engine() as unknown as TapeControl;
+  engine.startTape();
+  let y: tf.Tensor;
+  try {
+    y = tf.tidy('forward', f);
+  } catch (err) {
+    engine.endTape();
+    releaseAbandonedTape();
+    throw err;
+  }
+  engine.endTape();
+  const tape = state.activeTape ?? [];
+  state.activeTape = null;
+  return { y, tape };
 }
 
 /**

@@ -54,6 +54,13 @@ export function TechniqueFields() {
           onChange={(on) => updateConfig({ techniques: { ...t, float16Storage: on } })}
           hint="tfjs has no float16 arithmetic: the checkpointed step keeps its block boundaries packed as float16 pairs (half the bytes) and unpacks them to float32 to recompute; weights, gradients and Adam's slots stay float32. Turns per-block checkpointing on."
         />
+        <CheckboxField
+          label="Lean backward (the lab's engine; off: what stock TensorFlow.js needs)"
+          testId="technique-lean-backward"
+          checked={t.leanBackward}
+          onChange={(on) => updateConfig({ techniques: { ...t, leanBackward: on } })}
+          hint="Frees each layer's temporaries when it returns, and each saved activation and activation gradient once the backward pass no longer reads it; the same gradients as stock tfjs. The planner predicts stock tfjs, so with this on its figures are an upper bound."
+        />
       </div>
     </LockedFieldset>
   );

@@ -42,6 +42,7 @@ export const techniqueFields = {
   checkpointing: oneOf('Checkpointing', ['off', 'blocks']),
   cacheFeatures: flag('Feature cache'),
   float16Storage: flag('Float16 storage'),
+  leanBackward: flag('Lean backward'),
 };
 
 const budgetError = (iss: { input?: unknown }) =>

@@ -24,6 +24,7 @@ export const DEFAULT_TRAIN_CONFIG: TrainConfig = {
     checkpointing: 'off',
     cacheFeatures: true,
     float16Storage: false,
+    leanBackward: false,
   },
   precision: { webglF16Textures: false, lossScaling: 'off' },
   augment: DEFAULT_AUGMENT,

@@ -13,6 +13,7 @@ describe('technique descriptions', () => {
         checkpointing: 'blocks' as const,
         cacheFeatures: true,
         float16Storage: false,
+        leanBackward: false,
       },
     };
     expect(describeRunSettings(c)).toBe(

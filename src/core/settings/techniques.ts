@@ -15,6 +15,7 @@ export function describeRunSettings(c: TrainConfig): string {
   if (t.accumulationSteps > 1) parts.push(`${t.accumulationSteps} accumulated micro-batches`);
   if (t.checkpointing === 'blocks') parts.push('per-block checkpointing');
   if (t.float16Storage) parts.push('float16 storage, float32 math');
+  if (t.leanBackward) parts.push('lean backward');
   if (featureCache(c).on) parts.push('frozen features cached');
   return parts.join(', ');
 }

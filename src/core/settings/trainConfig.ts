@@ -22,6 +22,12 @@ export interface TechniqueConfig {
    * turns checkpointing on in the fine-tune phase.
    */
   float16Storage: boolean;
+  /**
+   * The lab's lean backward pass: frees each forward intermediate, saved tensor and activation gradient
+   * once nothing later reads it; same gradients. Off by default until the planner models it (the
+   * planner predicts stock tfjs, so its figures stay an upper bound with this on).
+   */
+  leanBackward: boolean;
 }
 
 /** The precision experiment: WebGL's float16 textures, and dynamic loss scaling. */

@@ -69,6 +69,7 @@ export const TECHNIQUE_FLAGS = {
   outside: 'backboneOutsideTape',
   cache: 'cacheFeatures',
   f16: 'float16Storage',
+  lean: 'leanBackward',
 } as const satisfies Record<string, BooleanKeys<TechniqueConfig>>;
 
 type BooleanKeys<T> = { [K in keyof T]: T[K] extends boolean ? K : never }[keyof T];

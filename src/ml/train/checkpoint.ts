@@ -1,7 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { setStepPhase } from '../memory/stepPhase';
 import { packFloat16, unpackFloat16 } from '../precision/kernels';
-import { gradientsWithDy } from '../tfjsInternals';
+import { gradientsBy } from './leanBackward';
+import type { Backward } from './types';
 import { distinctBytes } from './measure';
 import { runSegment, type Segment } from './segments';
 
@@ -100,6 +101,7 @@ export function checkpointedGradients(
   loss: (output: tf.Tensor) => tf.Scalar,
   measure: (held: readonly tf.Tensor[]) => void,
   storage: BoundaryStorage = 'float32',
+  backward: Backward = 'stock',
 ): CheckpointedGradients {
   const last = segments.length - 1;
   const variables = segments.map(trainableOf);
@@ -108,7 +110,16 @@ export function checkpointedGradients(
   // boundaries[s] is the input of segment s; the batch (s = 0) stays the caller's.
   const boundaries: Stored[] = [{ tensor: xs, shape: null }];
   const grads: tf.NamedTensorMap = {};
-  const pass: Backward = { segments, variables, boundaries, grads, dy: undefined, loss, measure };
+  const pass: BackwardPass = {
+    segments,
+    variables,
+    boundaries,
+    grads,
+    dy: undefined,
+    loss,
+    measure,
+    backward,
+  };
   try {
     forward(segments, boundaries, first, storage);
     const boundaryBytes = distinctBytes(boundaries.slice(Math.max(1, first)).map((b) => b.tensor));
@@ -131,7 +142,7 @@ export function checkpointedGradients(
 }
 
 /** What the backward pass carries from one segment to the one before. */
-interface Backward {
+interface BackwardPass {
   segments: readonly Segment[];
   variables: tf.Variable[][];
   boundaries: Stored[];
@@ -140,6 +151,7 @@ interface Backward {
   dy: tf.Tensor | undefined;
   loss: (output: tf.Tensor) => tf.Scalar;
   measure: (held: readonly tf.Tensor[]) => void;
+  /** Which backward pass each recompute runs. */ backward: Backward;
 }
 
 /**
@@ -148,7 +160,7 @@ interface Backward {
  * gradient of its input becomes the next dy. Returns the recompute's value (the loss, for the last
  * segment); the caller frees the boundary.
  */
-function backwardSegment(pass: Backward, s: number, withInput: boolean): tf.Tensor {
+function backwardSegment(pass: BackwardPass, s: number, withInput: boolean): tf.Tensor {
   const segment = pass.segments[s]!;
   const last = s === pass.segments.length - 1;
   const restore = last ? null : snapshotState(segment);
@@ -163,7 +175,8 @@ function backwardSegment(pass: Backward, s: number, withInput: boolean): tf.Tens
   let output: tf.Tensor | null = null;
   try {
     const vars = pass.variables[s]!;
-    const result = gradientsWithDy(
+    const result = gradientsBy(
+      pass.backward,
       () => {
         const out = runSegment(segment, input, true);
         const y = last ? pass.loss(out) : out;
@@ -173,6 +186,7 @@ function backwardSegment(pass: Backward, s: number, withInput: boolean): tf.Tens
       },
       withInput ? [input, ...vars] : vars,
       pass.dy,
+      segment.layers,
     );
     pass.dy?.dispose();
     pass.dy = undefined;

@@ -10,5 +10,6 @@ export function trainerOptionsFor(config: TrainConfig): Partial<TrainerOptions> 
     activationStorage: config.techniques.float16Storage ? 'float16' : 'float32',
     seed: config.seed,
     lossScaling: config.precision.lossScaling,
+    backward: config.techniques.leanBackward ? 'lean' : 'stock',
   };
 }

@@ -7,6 +7,7 @@ import type { TrainingPhase } from '../../core/settings/trainConfig';
 import { inPhase, setStepPhase } from '../memory/stepPhase';
 import { registeredVariables, releaseAbandonedTape } from '../tfjsInternals';
 import { checkpointedGradients } from './checkpoint';
+import { variableGradsBy } from './leanBackward';
 import { withDropoutSeeds } from './dropoutSeeds';
 import type { Accumulated, MicroLosses, MicroPass, MicroStep } from './microStep';
 import { applyPhase, type TrainableSummary, type Unfreeze } from './freeze';
@@ -328,6 +329,7 @@ export class Trainer {
         saved = largerSaved(saved, savedActivations(weightIds, held));
       },
       this.options.activationStorage,
+      this.options.backward,
     );
     return {
       grads: r.grads,
@@ -353,16 +355,21 @@ export class Trainer {
     if (computed) owned.push(computed);
     const features = micro.features ?? computed;
     setStepPhase('forward');
-    const { value, grads } = tf.variableGrads(() => {
-      const loss = lossOf(
-        features
-          ? (this.splitModel().head.apply(features, { training: true }) as tf.Tensor2D)
-          : (this.model.apply(images(micro), { training: true }) as tf.Tensor2D),
-      );
-      saved = savedActivations(weightIds);
-      setStepPhase('backward');
-      return loss;
-    }, this.variables);
+    const { value, grads } = variableGradsBy(
+      this.options.backward,
+      () => {
+        const loss = lossOf(
+          features
+            ? (this.splitModel().head.apply(features, { training: true }) as tf.Tensor2D)
+            : (this.model.apply(images(micro), { training: true }) as tf.Tensor2D),
+        );
+        saved = savedActivations(weightIds);
+        setStepPhase('backward');
+        return loss;
+      },
+      this.variables,
+      (features ? this.splitModel().head : this.model).layers,
+    );
     computed?.dispose();
     owned.push(value);
     return { grads, saved, checkpoint: null };

@@ -79,7 +79,15 @@ export interface TrainerOptions {
   lossScale?: Partial<LossScaleOptions>;
   /** Seeds the dropout masks of every step (a fresh stream per micro-batch); random when unset. */
   seed?: number;
+  /**
+   * 'lean': the lab's backward pass (leanBackward.ts), which frees each forward intermediate, saved
+   * tensor and activation gradient once nothing later reads it; same gradients as 'stock', tfjs' own.
+   */
+  backward: Backward;
 }
+
+/** Which backward pass a step runs: tfjs' own, or the lab's that frees as it goes. */
+export type Backward = 'stock' | 'lean';
 
 export const DEFAULT_TRAINER_OPTIONS: TrainerOptions = {
   frozenBackboneOutsideTape: true,
@@ -87,4 +95,5 @@ export const DEFAULT_TRAINER_OPTIONS: TrainerOptions = {
   checkpointing: 'off',
   activationStorage: 'float32',
   lossScaling: 'off',
+  backward: 'stock',
 };
