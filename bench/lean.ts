@@ -68,7 +68,7 @@ async function measure(
   const trainers: Trainer[] = [];
   try {
     // Peaks one trainer at a time, so neither step counts the other trainer's Adam slots.
-    const peaks = [];
+    const peaks: Awaited<ReturnType<typeof peakOf>>[] = [];
     for (const backward of ['stock', 'lean'] as const) {
       const t = make(backward);
       await t.step(data);

@@ -33,6 +33,8 @@ const COMBOS = (['frozen', 'fine-tune'] as const).flatMap((phase) =>
               float16Storage,
               accumulationSteps,
               cacheFeatures,
+              // Lean backward changes how the tape is walked, not the step's mode: the planner plans stock tfjs.
+              leanBackward: false,
             },
           })),
         ),
