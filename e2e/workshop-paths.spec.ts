@@ -67,6 +67,16 @@ test('the workshop links, opened one after another in one browser, each leave a 
   await expect(page.getByTestId('guess-measured-value')).toHaveText(/^at least \d/);
   await expect(page.getByTestId('guess-guess-error')).toHaveText(/^[+-]\d+\.\d% or lower$/);
 
+  // Applying the top fix brings the participant back to the run it continues.
+  await page.getByTestId('remedies').getByRole('button').first().click();
+  await expect(page.getByTestId('run-panel')).toBeInViewport({ timeout: 1_000 });
+  await expect(page.getByTestId('run-panel')).toBeFocused();
+  await expect(page.getByTestId('oom-panel')).toHaveCount(0);
+  // The next link needs the engine free: stop the continued run unless it has already ended.
+  const stop = page.getByTestId('stop');
+  if (await stop.isEnabled()) await stop.click({ timeout: 5_000 }).catch(() => undefined);
+  await waitForRunEnd(page);
+
   for (const link of [LINKS.race, LINKS.experiments]) {
     await openLab(page, link);
     await expect(page.getByTestId('class-table')).toContainText('triangles', { timeout: 60_000 });
