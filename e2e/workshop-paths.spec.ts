@@ -28,11 +28,11 @@ test('a custom card size can be chosen while a preset card is selected', async (
 const LINKS = {
   preset:
     '?sample=1&model=mobilenetv2&weights=nsfwjs&size=64x64&batch=8&epochs=5+1&lr=0.001,0.0001&train=last:20&aug=off&tech=outside,cache',
-  predict: '/?sample=1&model=tiny&size=32x32&batch=16&epochs=1+1&train=all&card=40MB&mode=predict',
-  race: '/?sample=1&model=tiny&size=32x32&epochs=0+1&train=all&card=40MB&view=sweep',
-  seed: '/?model=v2-l&weights=random&size=300x500&batch=28&train=all&card=16GB&view=planner',
+  predict: '?sample=1&model=tiny&size=32x32&batch=16&epochs=1+1&train=all&card=40MB&mode=predict',
+  race: '?sample=1&model=tiny&size=32x32&epochs=0+1&train=all&card=40MB&view=sweep',
+  seed: '?model=v2-l&weights=random&size=300x500&batch=28&train=all&card=16GB&view=planner',
   experiments:
-    '/?sample=1&model=tiny&weights=random&size=32x32&batch=16&epochs=1+1&train=all&view=experiments',
+    '?sample=1&model=tiny&weights=random&size=32x32&batch=16&epochs=1+1&train=all&view=experiments',
 };
 
 test('the workshop links, opened one after another in one browser, each leave a live page', async ({
