@@ -5,6 +5,7 @@
  */
 import type { ModelSpec } from '../core/model/modelSpec';
 import { stepPeaks } from '../core/memory/phasePeaks';
+import { guessSettingsKey } from '../core/run/guess';
 import { batchesPerEpoch, plannedPhases } from '../core/settings/schedule';
 import { validateTrainConfig } from '../core/settings/settings';
 import { isTrainable } from '../core/data/scan';
@@ -86,6 +87,13 @@ export const selectConfigProblems = memoOne(
   (config: TrainConfig) => validateTrainConfig(config),
   (s) => s.config,
 );
+
+/**
+ * Predict mode asks for a guess first: until the participant has committed one for the current settings
+ * (changing any setting asks again), the planner's numbers stay hidden and Train waits for it.
+ */
+export const selectGuessNeeded = (s: LabState): boolean =>
+  s.workshop.mode === 'predict' && (s.workshop.guess?.settings ?? null) !== guessSettingsKey(s.config);
 
 /** A run can start now: engine free, a trainable data set, valid settings. */
 export const selectCanTrain = (s: LabState): boolean =>

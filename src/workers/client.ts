@@ -29,6 +29,19 @@ import { formatBytes } from '../core/format';
 /** The largest-batch search tries batches up to this. */
 const LARGEST_BATCH_CEILING = 256;
 
+/** Resolves once the engine is no longer starting (ready or failed). */
+function engineSettled(): Promise<void> {
+  const settled = () => labStore.getState().engine.status !== 'starting';
+  return new Promise((resolve) => {
+    if (settled()) return resolve();
+    const off = labStore.subscribe(() => {
+      if (!settled()) return;
+      off();
+      resolve();
+    });
+  });
+}
+
 export class LabClient implements LabCommands {
   private transport: Transport | null = null;
   private previewSeed = 0;
@@ -146,6 +159,8 @@ export class LabClient implements LabCommands {
   }
 
   private async loadDataset(what: string, name: string, list: () => Promise<ListedFile[]>): Promise<void> {
+    // A click in the page's first second, while the engine starts, waits for it rather than being lost.
+    await engineSettled();
     if (!this.free(what)) return;
     try {
       const loaded = await this.datasets.load(name, list);

@@ -11,7 +11,13 @@ export function RemedyItem({ ranked: r }: { ranked: RankedRemedy }) {
       <button
         type="button"
         data-testid={`remedy-${remedy.id}`}
-        onClick={() => void commands().applyRemedy(remedy, fixClaim(r))}
+        onClick={() => {
+          void commands().applyRemedy(remedy, fixClaim(r));
+          // The OOM panel goes once the run continues: land on the run it fixes, where the claim is measured.
+          const runPanel = document.getElementById('run-panel');
+          runPanel?.scrollIntoView({ block: 'start' });
+          runPanel?.focus({ preventScroll: true });
+        }}
       >
         {remedy.title}
       </button>

@@ -1,5 +1,12 @@
 import { commands } from '../../store/commands';
-import { selectCanTrain, selectRunProgress, selectTraining } from '../../store/selectors';
+import {
+  selectCanTrain,
+  selectConfigProblems,
+  selectGuessNeeded,
+  selectRunProgress,
+  selectTraining,
+} from '../../store/selectors';
+import { RunBarOom } from '../oom/RunBarOom';
 import { PeakReadout } from '../planner/PeakReadout';
 import { ProgressBar } from '../ui/ProgressBar';
 import { useLab } from '../ui/useLab';
@@ -16,12 +23,13 @@ export function RunBar() {
   const active = useLab(selectTraining);
   const hasData = useLab((s) => s.dataset.scan !== null);
   const progress = useLab(selectRunProgress);
+  const guessNeeded = useLab(selectGuessNeeded);
   return (
     <section className="run-bar" id="run-bar" aria-label="Run" tabIndex={-1} data-testid="run-bar">
       <button
         type="button"
         className="primary"
-        disabled={!canTrain}
+        disabled={!canTrain || guessNeeded}
         onClick={() => void commands().train()}
         data-testid="train"
       >
@@ -40,7 +48,7 @@ export function RunBar() {
       </span>
       <div className="run-bar-progress">
         {!hasData && <span className="muted">Load data first (step 1).</span>}
-        {hasData && !active && progress.done === 0 && <span className="muted">Ready to train.</span>}
+        {hasData && !active && progress.done === 0 && <TrainHint canTrain={canTrain} />}
         {(active || progress.done > 0) && (
           <ProgressBar
             label="Training"
@@ -52,6 +60,26 @@ export function RunBar() {
         )}
       </div>
       <PeakReadout />
+      <RunBarOom />
     </section>
   );
+}
+
+/** Why Train waits, or that it is ready: never "Ready" beside a disabled button. */
+function TrainHint({ canTrain }: { canTrain: boolean }) {
+  const problems = useLab(selectConfigProblems);
+  const guessNeeded = useLab(selectGuessNeeded);
+  if (problems.length > 0)
+    return (
+      <span className="error-text" data-testid="train-blocker">
+        Train waits for the settings: {problems[0]}
+      </span>
+    );
+  if (guessNeeded)
+    return (
+      <span data-testid="train-blocker">
+        Commit a guess first: predict mode asks for your prediction (memory view) before Train.
+      </span>
+    );
+  return canTrain ? <span className="muted">Ready to train.</span> : null;
 }

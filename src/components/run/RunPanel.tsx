@@ -10,7 +10,14 @@ export function RunPanel() {
   const run = useLab((s) => s.run);
   const progress = useLab(selectRunProgress);
   return (
-    <section className="panel" aria-labelledby="run-title">
+    // Focusable so that applying a fix can bring the participant back to the run it continues.
+    <section
+      className="panel"
+      aria-labelledby="run-title"
+      id="run-panel"
+      tabIndex={-1}
+      data-testid="run-panel"
+    >
       <h2 id="run-title">3 · Train</h2>
       <p className="hint">Train, Stop and the progress of the run stay in the bar at the top of the page.</p>
       {progress.ended && (

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { BUDGET_PRESETS_GB } from '../../core/settings/settings';
 import { updateConfig } from '../../store/store';
 import { NumberField } from '../ui/Field';
@@ -11,8 +11,10 @@ const NONE = 'none';
 export function BudgetField() {
   const budget = useLab((s) => s.config.budgetBytes);
   const id = useId();
+  // Choosing "Custom" keeps the card's size to edit; the size alone would read as the preset again.
+  const [custom, setCustom] = useState(false);
   const preset = BUDGET_PRESETS_GB.find((gb) => gb * 1e9 === budget);
-  const choice = budget === null ? NONE : preset !== undefined ? String(preset) : CUSTOM;
+  const choice = budget === null ? NONE : preset !== undefined && !custom ? String(preset) : CUSTOM;
   return (
     <div className="row">
       <div className="field">
@@ -23,6 +25,7 @@ export function BudgetField() {
           value={choice}
           onChange={(e) => {
             const v = e.target.value;
+            setCustom(v === CUSTOM);
             updateConfig({
               budgetBytes: v === NONE ? null : v === CUSTOM ? (budget ?? 100e6) : Number(v) * 1e9,
             });

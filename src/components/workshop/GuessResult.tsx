@@ -4,9 +4,11 @@ import {
   guessSettingsKey,
   type Compared,
   type GuessComparison,
+  type PhasePeak,
   type RunOutcome,
 } from '../../core/run/guess';
 import { selectMeasuredPeaks } from '../../store/selectors';
+import type { LabState } from '../../store/types';
 import { planRows } from '../planner/planRows';
 import { useLab } from '../ui/useLab';
 import { formatBytes } from '../../core/format';
@@ -17,17 +19,14 @@ const shownValue = (v: number | boolean | null) =>
 const shownError = (e: Compared<unknown>['error']) =>
   e === null ? '—' : typeof e === 'boolean' ? (e ? 'right' : 'wrong') : pct(e);
 
-/**
- * After a guess: the guess, the planner and the measurement side by side, with the error of the guess and
- * of the planner against what the run measured (for these settings only).
- */
-export function GuessResult() {
+/** The committed guess compared for the current settings, or null when there is none for them. */
+function useGuessComparison(): GuessComparison | null {
   const guess = useLab((s) => s.workshop.guess);
   const spec = useLab((s) => s.planner.spec);
   const config = useLab((s) => s.config);
   const run = useLab((s) => s.run);
   const measured = useLab(selectMeasuredPeaks);
-  const comparison = useMemo((): GuessComparison | null => {
+  return useMemo((): GuessComparison | null => {
     if (!guess || !spec || guess.settings !== guessSettingsKey(config)) return null;
     const planned = planRows(spec, config)
       .filter((r) => r.key !== 'frozen-cached')
@@ -40,8 +39,24 @@ export function GuessResult() {
         : run.status === 'completed'
           ? 'ran'
           : null;
-    return compareGuess(guess, planned, sameRun ? measured : [], outcome, config.budgetBytes);
+    return compareGuess(
+      guess,
+      planned,
+      sameRun ? measured : [],
+      outcome,
+      config.budgetBytes,
+      outcome === 'oom' ? ranOutPeak(run) : null,
+    );
   }, [guess, spec, config, run, measured]);
+}
+
+/**
+ * After a guess: the guess, the planner and the measurement side by side, with the error of the guess and
+ * of the planner against what the run measured (for these settings only).
+ */
+export function GuessResult() {
+  const guess = useLab((s) => s.workshop.guess);
+  const comparison = useGuessComparison();
   if (!guess || !comparison) return null;
   const what =
     guess.kind === 'peak' ? `peak of the ${guess.phase} phase's step` : 'whether every step fits on the card';
@@ -57,14 +72,29 @@ export function GuessResult() {
           </tr>
         </thead>
         <tbody>
-          <Row name="your guess" id="guess" c={comparison.guess} />
-          <Row name="planner" label="predicted · tfjs" id="planner" c={comparison.planner} />
+          <Row name="your guess" id="guess" c={comparison.guess} atLeast={comparison.atLeast} />
+          <Row
+            name="planner"
+            label="predicted · tfjs"
+            id="planner"
+            c={comparison.planner}
+            atLeast={comparison.atLeast}
+          />
           <tr data-testid="guess-row-measured">
             <th scope="row">
               run <span className="label-measured">measured</span>
             </th>
-            <td data-testid="guess-measured-value">{shownValue(comparison.measured)}</td>
-            <td>{comparison.measured === null ? 'run these settings to measure' : ''}</td>
+            <td data-testid="guess-measured-value">
+              {comparison.atLeast ? 'at least ' : ''}
+              {shownValue(comparison.measured)}
+            </td>
+            <td>
+              {comparison.measured === null
+                ? 'run these settings to measure'
+                : comparison.atLeast
+                  ? 'the phase ran out of memory: what its failing step held (in use + requested)'
+                  : ''}
+            </td>
           </tr>
         </tbody>
       </table>
@@ -72,16 +102,26 @@ export function GuessResult() {
   );
 }
 
+/** What the run's failing step held when its phase ran out, or null when the error does not say. */
+function ranOutPeak(run: LabState['run']): PhasePeak | null {
+  const phase = run.result?.lastPhase;
+  const oom = run.oom;
+  if (!oom || !phase || !Number.isFinite(oom.bytesInUse) || !Number.isFinite(oom.bytesRequested)) return null;
+  return { phase, peakBytes: oom.bytesInUse + oom.bytesRequested };
+}
+
 function Row({
   name,
   label,
   id,
   c,
+  atLeast,
 }: {
   name: string;
   label?: string;
   id: string;
   c: Compared<number | boolean>;
+  /** The measurement is a lower bound, so a percent error is an upper one. */ atLeast: boolean;
 }) {
   return (
     <tr data-testid={`guess-row-${id}`}>
@@ -89,7 +129,10 @@ function Row({
         {name} {label && <span className="label-predicted">{label}</span>}
       </th>
       <td data-testid={`guess-${id}-value`}>{shownValue(c.value)}</td>
-      <td data-testid={`guess-${id}-error`}>{shownError(c.error)}</td>
+      <td data-testid={`guess-${id}-error`}>
+        {shownError(c.error)}
+        {atLeast && typeof c.error === 'number' ? ' or lower' : ''}
+      </td>
     </tr>
   );
 }

@@ -1,4 +1,4 @@
-import { guessSettingsKey } from '../../core/run/guess';
+import { selectGuessNeeded } from '../../store/selectors';
 import { useLab } from '../ui/useLab';
 
 /**
@@ -6,8 +6,5 @@ import { useLab } from '../ui/useLab';
  * for the current settings (changing any setting asks for a new guess).
  */
 export function useNumbersHidden(): boolean {
-  const mode = useLab((s) => s.workshop.mode);
-  const guessFor = useLab((s) => s.workshop.guess?.settings ?? null);
-  const config = useLab((s) => s.config);
-  return mode === 'predict' && guessFor !== guessSettingsKey(config);
+  return useLab(selectGuessNeeded);
 }

@@ -69,13 +69,16 @@ export function oomMessage(d: OomDetails): string {
     'host-oom': 'JavaScript memory exhausted',
   };
   const head = `${what} (${limitText[d.kind]}${numbers.length ? `: ${numbers.join(', ')}` : ''})`;
-  const where =
-    d.phase === 'input'
-      ? `Detected while loading the input batch, before any layer ran${d.op ? ` (op ${d.op})` : ''}`
-      : d.layer
-        ? `Detected at layer '${d.layer}'${d.layerClass ? ` (${d.layerClass})` : ''}, ${PHASE_WORDS[d.phase]}`
-        : `Detected during the ${PHASE_WORDS[d.phase]}${d.op ? `, op ${d.op}` : ''}`;
-  return `${head}\n  ${where}${d.cause ? `\n  Cause: ${d.cause}` : ''}`;
+  return `${head}\n  Detected ${oomWhere(d)}${d.cause ? `\n  Cause: ${d.cause}` : ''}`;
+}
+
+/** Where in the step it ran out, as the message's "Detected …" line and the run bar say it. */
+export function oomWhere(d: OomDetails): string {
+  if (d.phase === 'input')
+    return `while loading the input batch, before any layer ran${d.op ? ` (op ${d.op})` : ''}`;
+  return d.layer
+    ? `at layer '${d.layer}'${d.layerClass ? ` (${d.layerClass})` : ''}, ${PHASE_WORDS[d.phase]}`
+    : `during the ${PHASE_WORDS[d.phase]}${d.op ? `, op ${d.op}` : ''}`;
 }
 
 /** Bytes of one element of a tfjs dtype. */

@@ -19,7 +19,24 @@ describe('compareGuess', () => {
       guess: { value: 80e6, error: -20 },
       planner: { value: 120e6, error: 20 },
       measured: 100e6,
+      atLeast: false,
     });
+  });
+
+  it('judges a peak guess by what the failing step held when its phase ran out before a step ended', () => {
+    const guess: Guess = { kind: 'peak', phase: 'fine-tune', bytes: 30e6, settings: key };
+    const ranOut = { phase: 'fine-tune', peakBytes: 60e6 };
+    expect(compareGuess(guess, planned, measured.slice(0, 1), 'oom', 40e6, ranOut)).toEqual({
+      guess: { value: 30e6, error: -50 },
+      planner: { value: 120e6, error: 100 },
+      measured: 60e6,
+      atLeast: true,
+    });
+    // A measured step peak of that phase, when there is one, is the measurement.
+    expect(compareGuess(guess, planned, measured, 'oom', 40e6, ranOut).atLeast).toBe(false);
+    // The other phase's failure says nothing about this one.
+    const frozenOut = { phase: 'frozen', peakBytes: 60e6 };
+    expect(compareGuess(guess, planned, [], 'oom', 40e6, frozenOut).measured).toBeNull();
   });
 
   it('has no error before the phase is measured', () => {
@@ -37,11 +54,13 @@ describe('compareGuess', () => {
       guess: { value: true, error: false },
       planner: { value: false, error: true },
       measured: false,
+      atLeast: false,
     });
     expect(compareGuess(guess, planned, measured, 'ran', 200e6)).toEqual({
       guess: { value: true, error: true },
       planner: { value: true, error: true },
       measured: true,
+      atLeast: false,
     });
   });
 

@@ -30,11 +30,18 @@ export interface GuessComparison {
   guess: Compared<number | boolean>;
   planner: Compared<number | boolean>;
   measured: number | boolean | null;
+  /**
+   * The phase ran out of memory before a step ended: `measured` is what its step held when the failing
+   * allocation was asked for (in use + requested), so the true peak is at least that and each error is
+   * at most the one given.
+   */
+  atLeast: boolean;
 }
 
 /**
  * The guess, the planner and the measurement side by side. A peak guess is judged against the phase's
- * measured step peak; a fits guess against the run's outcome (an OOM means it did not fit).
+ * measured step peak, or, when that phase ran out before a step ended, against what the failing step
+ * held (`ranOut`); a fits guess against the run's outcome (an OOM means it did not fit).
  */
 export function compareGuess(
   guess: Guess,
@@ -42,15 +49,19 @@ export function compareGuess(
   measured: readonly PhasePeak[],
   outcome: RunOutcome | null,
   limit: number | null,
+  ranOut: PhasePeak | null = null,
 ): GuessComparison {
   if (guess.kind === 'peak') {
     const plan = planned.find((p) => p.phase === guess.phase)?.peakBytes ?? null;
-    const m = measured.find((p) => p.phase === guess.phase)?.peakBytes ?? null;
+    const stepPeak = measured.find((p) => p.phase === guess.phase)?.peakBytes ?? null;
+    const atLeast = stepPeak === null && ranOut?.phase === guess.phase;
+    const m = atLeast ? ranOut.peakBytes : stepPeak;
     const error = (v: number | null) => (v === null || m === null ? null : predictionError(v, m));
     return {
       guess: { value: guess.bytes, error: error(guess.bytes) },
       planner: { value: plan, error: error(plan) },
       measured: m,
+      atLeast,
     };
   }
   const planFits =
@@ -61,5 +72,6 @@ export function compareGuess(
     guess: { value: guess.fits, error: right(guess.fits) },
     planner: { value: planFits, error: right(planFits) },
     measured: fits,
+    atLeast: false,
   };
 }

@@ -13,6 +13,17 @@ export type ModelChoice = Pick<TrainConfig, 'model' | 'height' | 'width'> &
  */
 export function chooseModel(current: Pick<TrainConfig, 'weights'>, model: ModelId): ModelChoice {
   const size = catalogEntry(model).defaultSize;
-  const choice: ModelChoice = { model, height: size, width: size };
-  return current.weights === 'nsfwjs' && model !== 'mobilenetv2' ? { ...choice, weights: 'random' } : choice;
+  return { model, height: size, width: size, ...weightsForModel(current, model) };
+}
+
+/**
+ * The weights patch a change of model needs: the packaged nsfwjs weights are a MobileNetV2, so another
+ * architecture starts from random weights; other weights stay as chosen (an empty patch). A link that
+ * names a model uses it too, so a saved pretrained choice never leaves a linked model untrainable.
+ */
+export function weightsForModel(
+  current: Pick<TrainConfig, 'weights'>,
+  model: string,
+): Partial<Pick<TrainConfig, 'weights'>> {
+  return current.weights === 'nsfwjs' && model !== 'mobilenetv2' ? { weights: 'random' } : {};
 }

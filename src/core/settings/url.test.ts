@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TRAIN_CONFIG } from './settings';
+import { DEFAULT_TRAIN_CONFIG, validateTrainConfig } from './settings';
 import type { TechniqueConfig, TrainConfig } from './trainConfig';
 import { readLink, writeLink, type LinkSettings } from './url';
 
@@ -148,6 +148,15 @@ describe('a link', () => {
       'aug=contrast:2:1: Contrast lower bound 2 is above the upper bound 1.',
       'x=%E0%A4%A: it is not validly percent-encoded.',
     ]);
+  });
+
+  it('starts a linked model other than MobileNetV2 from random weights over saved pretrained ones', () => {
+    const saved = withConfig({ model: 'mobilenetv2', weights: 'nsfwjs' });
+    const linked = readLink('model=tiny&size=32x32', saved);
+    expect(linked.settings.config).toMatchObject({ model: 'tiny', weights: 'random' });
+    expect(validateTrainConfig(linked.settings.config)).toEqual([]);
+    expect(readLink('model=mobilenetv2', saved).settings.config.weights).toBe('nsfwjs');
+    expect(readLink('model=resnet', saved).settings.config).toEqual(saved.config);
   });
 
   it('refuses weights from a file and an unknown model, saying why', () => {

@@ -9,6 +9,7 @@
  * why, so a link with one bad value still applies the good ones.
  */
 import type { BackendRequest } from '../device/backend';
+import { weightsForModel } from './modelDefaults';
 import { backendRequestSchema, mergeValid } from './schema';
 import { messages } from '../schemaFields';
 import type { TechniqueConfig, TrainableSet, TrainConfig } from './trainConfig';
@@ -85,7 +86,11 @@ const pair = (v: string, sep: RegExp): [number | string, number | string] | null
 const config = (patch: Record<string, unknown>): LinkPatch => ({ config: patch as Partial<TrainConfig> });
 
 const CODECS: Codec[] = [
-  { key: 'model', write: (s) => s.config.model, read: (v) => config({ model: v }) },
+  {
+    key: 'model',
+    write: (s) => s.config.model,
+    read: (v, s) => config({ model: v, ...weightsForModel(s.config, v) }),
+  },
   {
     key: 'weights',
     write: (s) => (s.config.weights === 'file' || s.config.weights === 'graph' ? null : s.config.weights),
