@@ -12,6 +12,7 @@ export const MODEL_CATALOG = [
   { id: 'b5', displayName: 'EfficientNet-B5', family: 'efficientnet', defaultSize: 456 },
   { id: 'b6', displayName: 'EfficientNet-B6', family: 'efficientnet', defaultSize: 528 },
   { id: 'b7', displayName: 'EfficientNet-B7', family: 'efficientnet', defaultSize: 600 },
+  { id: 'lite0', displayName: 'EfficientNet-Lite0', family: 'efficientnet', defaultSize: 224 },
   { id: 'v2-b0', displayName: 'EfficientNetV2-B0', family: 'efficientnetv2', defaultSize: 224 },
   { id: 'v2-b1', displayName: 'EfficientNetV2-B1', family: 'efficientnetv2', defaultSize: 240 },
   { id: 'v2-b2', displayName: 'EfficientNetV2-B2', family: 'efficientnetv2', defaultSize: 260 },
