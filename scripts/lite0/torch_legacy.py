@@ -114,26 +114,31 @@ def _materialise(obj):
 def load(path):
     """The object a legacy torch.save wrote to `path`, with every tensor as a numpy array."""
     with open(path, "rb") as f:
-        if pickle.load(f) != MAGIC_NUMBER:
-            raise CheckpointError(f"{path}: not a legacy PyTorch checkpoint (wrong magic number)")
-        version = pickle.load(f)
-        if version != PROTOCOL_VERSION:
-            raise CheckpointError(f"{path}: protocol version {version}, expected {PROTOCOL_VERSION}")
-        sys_info = pickle.load(f)
-        if not sys_info.get("little_endian", False):
-            raise CheckpointError(f"{path}: written on a big-endian machine, which this reader does not read")
-        storages = {}
-        obj = _Unpickler(f, storages).load()
-        for key in pickle.load(f):
-            storage = storages[key]
-            (numel,) = struct.unpack("<q", f.read(8))
-            if numel != storage.numel:
-                raise CheckpointError(f"{path}: storage {key} holds {numel} elements, its tensors say {storage.numel}")
-            size = numel * np.dtype(storage.dtype).itemsize
-            data = f.read(size)
-            if len(data) != size:
-                raise CheckpointError(f"{path}: storage {key} is truncated ({len(data)} of {size} bytes)")
-            storage.values = np.frombuffer(data, dtype=storage.dtype)
-        if f.read(1):
-            raise CheckpointError(f"{path}: bytes left after the last storage")
+        return read(f, str(path))
+
+
+def read(f, path="checkpoint"):
+    """The object a legacy torch.save wrote to the binary file `f`; `path` names it in messages."""
+    if pickle.load(f) != MAGIC_NUMBER:
+        raise CheckpointError(f"{path}: not a legacy PyTorch checkpoint (wrong magic number)")
+    version = pickle.load(f)
+    if version != PROTOCOL_VERSION:
+        raise CheckpointError(f"{path}: protocol version {version}, expected {PROTOCOL_VERSION}")
+    sys_info = pickle.load(f)
+    if not sys_info.get("little_endian", False):
+        raise CheckpointError(f"{path}: written on a big-endian machine, which this reader does not read")
+    storages = {}
+    obj = _Unpickler(f, storages).load()
+    for key in pickle.load(f):
+        storage = storages[key]
+        (numel,) = struct.unpack("<q", f.read(8))
+        if numel != storage.numel:
+            raise CheckpointError(f"{path}: storage {key} holds {numel} elements, its tensors say {storage.numel}")
+        size = numel * np.dtype(storage.dtype).itemsize
+        data = f.read(size)
+        if len(data) != size:
+            raise CheckpointError(f"{path}: storage {key} is truncated ({len(data)} of {size} bytes)")
+        storage.values = np.frombuffer(data, dtype=storage.dtype)
+    if f.read(1):
+        raise CheckpointError(f"{path}: bytes left after the last storage")
     return _materialise(obj)
