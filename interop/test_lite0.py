@@ -121,7 +121,7 @@ def test_packaged_weights_stay_within_the_stated_tolerance(keras_lite0, lab_outp
 
 def test_committed_weights_are_the_converters_output(state_dict):
     specs, shard = convert.encode(convert.lab_weights(state_dict))
-    folder = ROOT / "src" / "ml" / "weights" / "lite0"
+    folder = ROOT / "src" / "ml" / "weights" / "lite0-imagenet"
     assert (folder / "weights.bin").read_bytes() == shard
     assert json.loads((folder / "weights.json").read_text())["weightsManifest"][0]["weights"] == specs
 

