@@ -32,8 +32,7 @@ const v1 = (id: EfficientNetId): ModelInfo => ({
   family: 'efficientnet',
   kerasName: id === 'tiny' || id === 'lite0' ? null : `EfficientNet${id.toUpperCase()}`,
   defaultSize: EFFICIENTNET_VARIANTS[id].defaultSize,
-  // Lite0's (x − 127) / 128 is a Rescaling layer in the lab's model, as MobileNetV2's preprocess_input is.
-  preprocessingInKeras: id !== 'lite0',
+  preprocessingInKeras: true,
 });
 
 const v2 = (id: EfficientNetV2Id): ModelInfo => ({
