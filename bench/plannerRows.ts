@@ -59,6 +59,13 @@ const FAMILIES: Family[] = [
     techniques: true,
   },
   {
+    family: 'EfficientNet-Lite0',
+    label: 'Lite0 (x − 127) / 128',
+    sizes: [32, 48],
+    batches: [2, 4],
+    build: (size) => lab('lite0', size),
+  },
+  {
     family: 'EfficientNetV2',
     label: 'V2-B0 ¼w ½d',
     sizes: [32, 48],
@@ -181,12 +188,14 @@ async function measureRow(c: RowCase): Promise<PlannerRow> {
 export async function plannerRows(
   opts: {
     techniques?: boolean;
+    /** Only these families (e.g. 'EfficientNet-Lite0'); all when absent. */
+    families?: readonly string[];
     onRow?: (row: PlannerRow) => void;
   } = {},
 ): Promise<PlannerRow[]> {
-  const { techniques = true } = opts;
+  const { techniques = true, families } = opts;
   const rows: PlannerRow[] = [];
-  for (const family of FAMILIES) {
+  for (const family of FAMILIES.filter((f) => !families || families.includes(f.family))) {
     for (const size of family.sizes) {
       const presets: [number, Preset][] = [
         ...PRESETS.flatMap((preset) => family.batches.map((batch): [number, Preset] => [batch, preset])),

@@ -28,6 +28,8 @@ import { leanLine, leanRows, leanSummary } from './lean';
  * long tasks during a Tiny run and a 1,000-file folder, in the production build), keras (planKeras against
  * TensorFlow's own allocator: a Keras 3 training step per configuration, in Python, minutes), lean (stock
  * tfjs and the lab's lean backward pass side by side, per family, fine-tune and frozen on the tape; cpu only).
+ * --planner-family=<family>,<family> runs the planner group's rows of those families only (on cpu), e.g.
+ * --only=planner --cpu-only --planner-family=EfficientNet-Lite0.
  */
 const args = new Set(process.argv.slice(2));
 const only = [...args]
@@ -46,13 +48,17 @@ const journey = group('journey');
 const longTasks = group('long-tasks');
 const keras = group('keras');
 const lean = group('lean');
+const plannerFamilies = [...args]
+  .find((a) => a.startsWith('--planner-family='))
+  ?.slice('--planner-family='.length)
+  .split(',');
 const print = (lines: string[]) => console.log(lines.join('\n'));
 
 async function cpu(): Promise<void> {
   await tf.setBackend('cpu');
   if (planner) {
     console.log('\n## Planner accuracy — cpu backend (Node)\n');
-    const rows = await plannerRows();
+    const rows = await plannerRows(plannerFamilies ? { families: plannerFamilies } : {});
     print(plannerTable(rows));
     print(plannerSummary(rows));
   }

@@ -20,9 +20,20 @@ import {
 } from '../ml/weights';
 import { GRAPH_MODEL_FROZEN_ONLY, loadGraphBackbone, type GraphBackbone } from '../ml/models/graphBackbone';
 import { labModelInfo, type LabModelInfo } from '../ml/weights/labModelInfo';
+import { lite0BackboneWeights, LITE0_IMAGENET, type ShardReader } from '../ml/weights/lite0';
 import { sourceFromArtifacts } from '../ml/weights/source';
 import { savedWithImagenetLayout } from '../ml/weights/kerasLayout';
 import { checkWeightsUrl, weightsFetch } from './weightsFetch';
+
+/** The packaged Lite0 shard, a same-origin asset of the build: it loads with the network blocked. */
+const fetchShard: ShardReader = async (url) => {
+  const response = await fetch(url);
+  if (!response.ok)
+    throw new Error(
+      `The packaged EfficientNet-Lite0 weights are missing from this build (HTTP ${response.status} for ${url.pathname}): rebuild the lab, or choose other weights.`,
+    );
+  return response.arrayBuffer();
+};
 
 /**
  * Weights from an address the user typed: refused unless it is http(s) as weightsFetch allows, then
@@ -33,19 +44,32 @@ function fetchTyped(typed: string): Promise<WeightFiles> {
   return fetchWeightFiles(checkWeightsUrl(typed, origin).href, weightsFetch(origin));
 }
 
+/** Where packaged weights came from, as lines of the weights report; none for other weights. */
+function provenance(choice: WeightsChoice): string[] {
+  if (choice === 'nsfwjs') {
+    const p = NSFWJS_MOBILENET_V2;
+    return [
+      `${p.model}; from the npm package ${p.package} ${p.version} (${p.licence}, ${p.copyright}), ${p.homepage}.`,
+      `Weights: ${p.weights}. Training: ${p.training}.`,
+      `Removed: ${p.removed}. Added: ${p.added}.`,
+    ];
+  }
+  if (choice === 'lite0') {
+    const p = LITE0_IMAGENET;
+    return [
+      `${p.model}; from the ${p.registry} package ${p.package} ${p.version} (${p.licence}, ${p.copyright}), ${p.homepage}.`,
+      `Converted once by ${p.converted_by} from ${p.file} (sha256 ${p.sha256}) to float16; its ImageNet classifier is left out of the lab's model.`,
+      `Preprocessing: ${p.preprocessing}, a Rescaling layer in the model.`,
+    ];
+  }
+  return [];
+}
+
 /** The report as it crosses the thread boundary: counts and names, no weight values. */
 function summarise(report: WeightReport, choice: WeightsChoice, options: LoadOptions): WeightsReport {
   const error = reportError(report, options);
-  const p = NSFWJS_MOBILENET_V2;
   return {
-    provenance:
-      choice === 'nsfwjs'
-        ? [
-            `${p.model}; from the npm package ${p.package} ${p.version} (${p.licence}, ${p.copyright}), ${p.homepage}.`,
-            `Weights: ${p.weights}. Training: ${p.training}.`,
-            `Removed: ${p.removed}. Added: ${p.added}.`,
-          ]
-        : [],
+    provenance: provenance(choice),
     source: report.source,
     headline: reportHeadline(report),
     pairedByStructure: pairedByStructure(report),
@@ -154,6 +178,7 @@ export class SessionWeights {
     // A graph model has no layers to load into the lab's model: its head starts from the seed.
     if (choice === 'random' || choice === 'graph') return null;
     if (choice === 'nsfwjs') return nsfwjsBackboneWeights();
+    if (choice === 'lite0') return lite0BackboneWeights(fetchShard);
     if (!this.file)
       throw new Error(
         'No weights file is loaded in this session (files do not survive a reload): load it again, or choose other weights.',

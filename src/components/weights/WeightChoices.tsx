@@ -1,9 +1,10 @@
 import { graphChoice } from '../../core/sweep/graphChoice';
 import { chooseModel } from '../../core/settings/modelDefaults';
-import type { ModelId, WeightsChoice } from '../../core/model/models';
+import { packagedModel, type ModelId, type WeightsChoice } from '../../core/model/models';
 import { updateConfig } from '../../store/store';
 
 const CHOICES: { value: WeightsChoice; label: string }[] = [
+  { value: 'lite0', label: 'Pretrained EfficientNet-Lite0 (ImageNet), shipped with the lab (offline)' },
   { value: 'nsfwjs', label: 'Pretrained MobileNetV2, shipped with the lab (offline)' },
   {
     value: 'file',
@@ -30,9 +31,9 @@ interface Props {
 
 /** The settings a choice takes with it. */
 function patchFor(c: WeightsChoice, { model, graphSize, frozenEpochs }: Omit<Props, 'id' | 'choice'>) {
-  // The packaged weights are a MobileNetV2: switching to it takes that model's own size.
-  if (c === 'nsfwjs' && model !== 'mobilenetv2')
-    return { weights: c, ...chooseModel({ weights: c }, 'mobilenetv2') };
+  // Packaged weights fit one architecture: switching to them takes that model and its own size.
+  const fits = packagedModel(c);
+  if (fits !== null && model !== fits) return { weights: c, ...chooseModel({ weights: c }, fits) };
   if (c === 'graph' && graphSize) return graphChoice({ frozenEpochs }, graphSize);
   return { weights: c };
 }

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { catalogEntry, packagedModel } from '../../core/model/models';
 import { selectWeightsError } from '../../store/selectors';
 import { useLab } from '../ui/useLab';
 import { WeightChoices } from './WeightChoices';
@@ -9,6 +10,7 @@ import { WeightsReportView } from './WeightsReportView';
 export function WeightsField() {
   const choice = useLab((s) => s.config.weights);
   const model = useLab((s) => s.config.model);
+  const fits = packagedModel(choice);
   const frozenEpochs = useLab((s) => s.config.frozenEpochs);
   const weights = useLab((s) => s.weights);
   const [url, setUrl] = useState('');
@@ -33,9 +35,9 @@ export function WeightsField() {
           weights.
         </small>
       )}
-      {choice === 'nsfwjs' && model !== 'mobilenetv2' && (
+      {fits !== null && model !== fits && (
         <small className="hint warn-text">
-          These weights are a MobileNetV2: the model switches to MobileNetV2.
+          These weights are a {catalogEntry(fits).displayName}: the model switches to it.
         </small>
       )}
       {choice === 'graph' && (

@@ -54,6 +54,13 @@ export function kerasApplication(id: ModelId): KerasApplication {
       standIn:
         "EfficientNet-Tiny is the lab's own EfficientNet (width and depth × 0.25) for software GPUs; keras.applications has none, so this script uses EfficientNetB0, whose layer names include Tiny's.",
     };
+  if (id === 'lite0')
+    return {
+      fn: 'EfficientNetB0',
+      preprocessing: 'built-in',
+      standIn:
+        "keras.applications has no EfficientNet-Lite; this script uses EfficientNetB0, whose layer names include Lite0's, but which has swish, squeeze-and-excite and ImageNet mean/std preprocessing where Lite0 has ReLU6, none and (x - 127) / 128, so the lab's Lite0 weights do not load into it.",
+    };
   if (id === 'mobilenetv2') return { fn: 'MobileNetV2', preprocessing: 'rescaling', standIn: null };
   if (id.startsWith('v2-'))
     return { fn: `EfficientNetV2${id.slice(3).toUpperCase()}`, preprocessing: 'argument', standIn: null };

@@ -19,6 +19,8 @@ describe('chooseModel', () => {
   it('drops the packaged MobileNetV2 weights for another architecture and keeps them for MobileNetV2', () => {
     expect(chooseModel({ weights: 'nsfwjs' }, 'b0').weights).toBe('random');
     expect(chooseModel({ weights: 'nsfwjs' }, 'mobilenetv2')).not.toHaveProperty('weights');
+    expect(chooseModel({ weights: 'lite0' }, 'mobilenetv2').weights).toBe('random');
+    expect(chooseModel({ weights: 'lite0' }, 'lite0')).toEqual({ model: 'lite0', height: 224, width: 224 });
   });
 
   it('leaves random and user-loaded weights as chosen', () => {

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { BACKEND_ORDER } from '../device/backend';
 import { augmentSchema } from '../data/augment';
-import { MODEL_CATALOG, type ModelId } from '../model/models';
+import { catalogEntry, MODEL_CATALOG, packagedModel, type ModelId } from '../model/models';
 import { flag, messages, numberBetween, oneOf, shown, wholeNumber } from '../schemaFields';
 import { trainableSetSchema } from './trainable';
 import type { TrainConfig } from './trainConfig';
@@ -63,7 +63,7 @@ export const trainConfigSchema = z.object({
   model: z.enum(MODEL_IDS, {
     error: (iss) => `Unknown model ${shown(iss.input)}; choose one from the list.`,
   }),
-  weights: oneOf('Weights', ['random', 'nsfwjs', 'file', 'graph']),
+  weights: oneOf('Weights', ['random', 'nsfwjs', 'lite0', 'file', 'graph']),
   seed: z.number({ error: seedError }).refine((v) => Number.isInteger(v), { error: seedError }),
   budgetBytes: z
     .number({ error: budgetError })
@@ -89,10 +89,12 @@ export const backendRequestSchema = oneOf('Backend', ['auto', ...BACKEND_ORDER])
 
 /** Rules between settings, each checked on the whole configuration; null when it holds. */
 const CROSS_FIELD_RULES: ((c: TrainConfig) => string | null)[] = [
-  (c) =>
-    c.weights === 'nsfwjs' && c.model !== 'mobilenetv2'
-      ? 'The packaged pretrained weights are a MobileNetV2: choose MobileNetV2, or other weights.'
-      : null,
+  (c) => {
+    const fits = packagedModel(c.weights);
+    if (fits === null || c.model === fits) return null;
+    const name = catalogEntry(fits).displayName;
+    return `The packaged pretrained weights are ${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}: choose ${name}, or other weights.`;
+  },
   (c) =>
     // With a graph model the preset is not built: the size is the graph's own.
     c.model === 'mobilenetv2' && c.weights !== 'graph' && (c.height < 32 || c.width < 32)

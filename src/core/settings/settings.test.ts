@@ -36,6 +36,10 @@ describe('validateTrainConfig', () => {
       'The packaged pretrained weights are a MobileNetV2: choose MobileNetV2, or other weights.',
     ]);
     expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, model: 'b0', weights: 'random' })).toEqual([]);
+    expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, model: 'b0', weights: 'lite0' })).toEqual([
+      'The packaged pretrained weights are an EfficientNet-Lite0: choose EfficientNet-Lite0, or other weights.',
+    ]);
+    expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, model: 'lite0', weights: 'lite0' })).toEqual([]);
     expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, height: 16, width: 16 })).toEqual([
       'MobileNetV2 needs at least 32×32 pixels (got 16×16).',
     ]);

@@ -174,6 +174,9 @@ describe('planner against tf.profile on the cpu backend', () => {
       false,
       'forward',
     ],
+    // Lite0: B0's blocks with ReLU6 (a capped ReLU) and no squeeze-and-excite gates.
+    ['EfficientNet-Lite0, frozen on tape', 48, 4, (n) => lab('lite0', n), false, 'forward'],
+    ['EfficientNet-Lite0, frozen outside the tape', 64, 8, (n) => lab('lite0', n), true, 'backbone'],
     // Normalization's counted cast and difference set the backbone's peak at its first layers.
     ['EfficientNetV2 fused, frozen outside the tape', 96, 8, smallEfficientNetV2, true, 'backbone'],
   ];

@@ -7,6 +7,7 @@ import {
   efficientNetTop,
   initializers,
   on,
+  relu6,
   squeezeExcite,
   swish,
   zeroPad,
@@ -31,9 +32,14 @@ export interface EfficientNetVariant {
   defaultSize: number;
   /** Rate of Keras' `top_dropout` before the classifier. */
   dropoutRate: number;
+  /**
+   * EfficientNet-Lite (Google's TPU/mobile variant): ReLU6 for swish, no squeeze-and-excitation, and the
+   * pixel scaling its ImageNet weights expect. At width and depth 1.0 its stem and head are B0's.
+   */
+  lite?: boolean;
 }
 
-export type EfficientNetId = 'b0' | 'b1' | 'b2' | 'b3' | 'b4' | 'b5' | 'b6' | 'b7' | 'tiny';
+export type EfficientNetId = 'b0' | 'b1' | 'b2' | 'b3' | 'b4' | 'b5' | 'b6' | 'b7' | 'tiny' | 'lite0';
 
 /** Keras' EfficientNetB0…B7 arguments, plus the lab's ¼-width, ¼-depth Tiny. */
 export const EFFICIENTNET_VARIANTS: Record<EfficientNetId, EfficientNetVariant> = {
@@ -101,7 +107,22 @@ export const EFFICIENTNET_VARIANTS: Record<EfficientNetId, EfficientNetVariant> 
     defaultSize: 64,
     dropoutRate: 0.2,
   },
+  lite0: {
+    name: 'EfficientNet-Lite0',
+    widthCoefficient: 1.0,
+    depthCoefficient: 1.0,
+    defaultSize: 224,
+    dropoutRate: 0.2,
+    lite: true,
+  },
 };
+
+/**
+ * What EfficientNet-Lite's ImageNet weights expect: (pixel − 127) / 128 on pixels in [0, 255], the mean
+ * and stddev of the TensorFlow reference (tensorflow/tpu lite/efficientnet_lite_builder.py: 127.0 and
+ * 128.0 per channel). The interop test checks it against the stem BatchNorm's moving mean.
+ */
+export const EFFICIENTNET_LITE_PREPROCESSING = { scale: 1 / 128, offset: -127 / 128 } as const;
 
 export interface EfficientNetConfig {
   /** Display name, e.g. 'EfficientNet-B0'. */
@@ -182,14 +203,23 @@ function roundRepeats(repeats: number, depthCoefficient: number): number {
 
 type BlockSpec = Omit<BlockArgs, 'repeats'>;
 
-/** Keras' efficientnet.block: inverted residual (MBConv) with squeeze-and-excitation. */
-function block(inputs: Sym, spec: BlockSpec, dropRate: number, prefix: string, init: Initializers): Sym {
+type Activate = (x: Sym, name: string) => Sym;
+
+/** Keras' efficientnet.block: inverted residual (MBConv) with squeeze-and-excitation (none when seRatio is 0). */
+function block(
+  inputs: Sym,
+  spec: BlockSpec,
+  dropRate: number,
+  prefix: string,
+  init: Initializers,
+  act: Activate,
+): Sym {
   const { kernelSize, strides, filtersIn, filtersOut, expandRatio, seRatio } = spec;
   const filters = filtersIn * expandRatio;
   let x = inputs;
   if (expandRatio !== 1) {
     x = conv2d(x, `${prefix}expand_conv`, filters, init.conv(filters));
-    x = swish(bn(x, `${prefix}expand_bn`, BN_MOMENTUM), `${prefix}expand_activation`);
+    x = act(bn(x, `${prefix}expand_bn`, BN_MOMENTUM), `${prefix}expand_activation`);
   }
 
   let padding: 'same' | 'valid' = 'same';
@@ -198,9 +228,9 @@ function block(inputs: Sym, spec: BlockSpec, dropRate: number, prefix: string, i
     padding = 'valid';
   }
   x = depthwise(x, `${prefix}dwconv`, kernelSize, strides, padding, init.conv(kernelSize * kernelSize));
-  x = swish(bn(x, `${prefix}bn`, BN_MOMENTUM), `${prefix}activation`);
+  x = act(bn(x, `${prefix}bn`, BN_MOMENTUM), `${prefix}activation`);
 
-  x = squeezeExcite(x, filtersIn, seRatio, filters, prefix, init);
+  if (seRatio > 0) x = squeezeExcite(x, filtersIn, seRatio, filters, prefix, init);
 
   x = conv2d(x, `${prefix}project_conv`, filtersOut, init.conv(filtersOut));
   x = bn(x, `${prefix}project_bn`, BN_MOMENTUM);
@@ -224,6 +254,12 @@ function preprocessing(input: Sym, imagenetLayout: boolean): Sym {
   return x;
 }
 
+function stemInput(input: Sym, lite: boolean, opts: FeatureOptions): Sym {
+  if (!opts.includePreprocessing) return input;
+  if (!lite) return preprocessing(input, opts.imagenetLayout);
+  return on(tf.layers.rescaling({ ...EFFICIENTNET_LITE_PREPROCESSING, name: 'rescaling' }), input);
+}
+
 function features(
   input: Sym,
   variant: EfficientNetVariant,
@@ -232,7 +268,9 @@ function features(
 ): Sym {
   const { widthCoefficient, depthCoefficient } = variant;
   const { init } = opts;
-  let x = opts.includePreprocessing ? preprocessing(input, opts.imagenetLayout) : input;
+  const lite = variant.lite === true;
+  const act: Activate = lite ? relu6 : swish;
+  let x = stemInput(input, lite, opts);
 
   x = zeroPad(x, 3, 'stem_conv_pad');
   const stemFilters = roundFilters(STEM_FILTERS, widthCoefficient);
@@ -241,7 +279,7 @@ function features(
     strides: 2,
     padding: 'valid',
   });
-  x = swish(bn(x, 'stem_bn', BN_MOMENTUM), 'stem_activation');
+  x = act(bn(x, 'stem_bn', BN_MOMENTUM), 'stem_activation');
 
   const totalBlocks = BLOCKS.reduce((sum, b) => sum + roundRepeats(b.repeats, depthCoefficient), 0);
   let index = 0;
@@ -249,19 +287,17 @@ function features(
     const filtersIn = roundFilters(args.filtersIn, widthCoefficient);
     const filtersOut = roundFilters(args.filtersOut, widthCoefficient);
     for (let j = 0; j < roundRepeats(repeats, depthCoefficient); j++) {
-      const spec =
-        j === 0
-          ? { ...args, filtersIn, filtersOut }
-          : { ...args, strides: 1 as const, filtersIn: filtersOut, filtersOut };
+      const first = { ...args, filtersIn, filtersOut, seRatio: lite ? 0 : args.seRatio };
+      const spec = j === 0 ? first : { ...first, strides: 1 as const, filtersIn: filtersOut };
       const prefix = `block${stage + 1}${String.fromCharCode(97 + j)}_`;
-      x = block(x, spec, (dropConnectRate * index) / totalBlocks, prefix, init);
+      x = block(x, spec, (dropConnectRate * index) / totalBlocks, prefix, init, act);
       index++;
     }
   });
 
   const topFilters = roundFilters(TOP_FILTERS, widthCoefficient);
   x = conv2d(x, 'top_conv', topFilters, init.conv(topFilters));
-  return swish(bn(x, 'top_bn', BN_MOMENTUM), 'top_activation');
+  return act(bn(x, 'top_bn', BN_MOMENTUM), 'top_activation');
 }
 
 /** keras.applications.efficientnet.EfficientNet for one variant. */

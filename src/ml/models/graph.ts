@@ -106,6 +106,11 @@ export function bn(x: Sym, name: string, momentum: number): Sym {
   return on(batchNorm({ axis: -1, momentum, epsilon: 1e-3, name }), x);
 }
 
+/** Keras' ReLU(max_value=6), MobileNetV2's and EfficientNet-Lite's activation. */
+export function relu6(x: Sym, name: string): Sym {
+  return on(tf.layers.reLU({ maxValue: 6, name }), x);
+}
+
 export function swish(x: Sym, name: string): Sym {
   return on(tf.layers.activation({ activation: 'swish', name }), x);
 }

@@ -1,5 +1,15 @@
 import * as tf from '@tensorflow/tfjs';
-import { bn, conv2d, depthwise, on, zeroPad, type Architecture, type Initializers, type Sym } from './graph';
+import {
+  bn,
+  conv2d,
+  depthwise,
+  on,
+  relu6,
+  zeroPad,
+  type Architecture,
+  type Initializers,
+  type Sym,
+} from './graph';
 
 // [filters, repeats, expansion, first stride] per stage, as in Keras' MobileNetV2 block_id 0–16.
 const STAGES: readonly [number, number, number, 1 | 2][] = [
@@ -21,10 +31,6 @@ const BN_MOMENTUM = 0.999;
  * adds this as a Rescaling layer named 'rescaling' (no weights, so Keras weight files still match).
  */
 export const MOBILENET_V2_PREPROCESSING = { scale: 1 / 127.5, offset: -1 } as const;
-
-function relu6(x: Sym, name: string): Sym {
-  return on(tf.layers.reLU({ maxValue: 6, name }), x);
-}
 
 /** Keras' _inverted_res_block with alpha 1.0 (every filter count is already a multiple of 8). */
 function invertedResidual(

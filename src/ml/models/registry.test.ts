@@ -13,7 +13,7 @@ describe('model registry', () => {
   it('lists every architecture once, with what a model picker needs', () => {
     const ids = MODELS.map((m) => m.id);
     expect(ids).toEqual([
-      ...['tiny', 'b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7'],
+      ...['tiny', 'b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'lite0'],
       ...['v2-b0', 'v2-b1', 'v2-b2', 'v2-b3', 'v2-s', 'v2-m', 'v2-l', 'mobilenetv2'],
     ]);
     expect(modelInfo('v2-l')).toEqual({
@@ -26,11 +26,12 @@ describe('model registry', () => {
     });
     expect(modelInfo('b3').kerasName).toBe('EfficientNetB3');
     expect(modelInfo('tiny').kerasName).toBeNull();
+    expect(modelInfo('lite0').kerasName).toBeNull();
     expect(modelInfo('mobilenetv2').preprocessingInKeras).toBe(false);
     expect(() => modelInfo('b8' as never)).toThrow(/Unknown model 'b8'/);
   });
 
-  it.each(['tiny', 'v2-b0', 'mobilenetv2'] as const)(
+  it.each(['tiny', 'lite0', 'v2-b0', 'mobilenetv2'] as const)(
     'puts the seed head on the %s backbone as one flat model',
     (id) => {
       const before = tf.memory().numTensors;

@@ -25,11 +25,12 @@ export interface ModelInfo {
   preprocessingInKeras: boolean;
 }
 
+// keras.applications has no EfficientNet-Lite: like Tiny, Lite0 is the lab's own member of the family.
 const v1 = (id: EfficientNetId): ModelInfo => ({
   id,
   displayName: EFFICIENTNET_VARIANTS[id].name,
   family: 'efficientnet',
-  kerasName: id === 'tiny' ? null : `EfficientNet${id.toUpperCase()}`,
+  kerasName: id === 'tiny' || id === 'lite0' ? null : `EfficientNet${id.toUpperCase()}`,
   defaultSize: EFFICIENTNET_VARIANTS[id].defaultSize,
   preprocessingInKeras: true,
 });
@@ -47,6 +48,7 @@ const v2 = (id: EfficientNetV2Id): ModelInfo => ({
 export const MODELS: readonly ModelInfo[] = [
   v1('tiny'),
   ...(['b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7'] as const).map(v1),
+  v1('lite0'),
   ...(['v2-b0', 'v2-b1', 'v2-b2', 'v2-b3', 'v2-s', 'v2-m', 'v2-l'] as const).map(v2),
   {
     id: 'mobilenetv2',
@@ -69,7 +71,7 @@ function architecture(id: ModelId, height: number): Architecture {
   if (id in EFFICIENTNET_V2_VARIANTS) return efficientNetV2(EFFICIENTNET_V2_VARIANTS[id as EfficientNetV2Id]);
   return efficientNet(
     EFFICIENTNET_VARIANTS[id as EfficientNetId],
-    id === 'tiny' ? 'efficientnet-tiny' : `efficientnet${id}`,
+    id === 'tiny' || id === 'lite0' ? `efficientnet-${id}` : `efficientnet${id}`,
   );
 }
 

@@ -37,7 +37,7 @@ export function smallEfficientNetV2(size: number): Classifier {
  * A family's model as the lab builds it (browser/labModels.ts) for 3 classes: Keras preprocessing, and for
  * MobileNetV2 the packaged nsfwjs weights' ×1/255 input. Seeded, so two builds have equal weights.
  */
-export function labFamilyModel(id: 'mobilenetv2' | 'tiny', size: number): Classifier {
+export function labFamilyModel(id: 'mobilenetv2' | 'tiny' | 'lite0', size: number): Classifier {
   return buildLabModel({
     id,
     height: size,
