@@ -45,8 +45,17 @@ export const techniqueFields = {
   leanBackward: flag('Lean backward'),
 };
 
+/** The simulated card's range: 1 MB to 1 TB (the largest single accelerators hold under 0.2 TB). */
+export const CARD_MIN_BYTES = 1e6;
+export const CARD_MAX_BYTES = 1e12;
 const budgetError = (iss: { input?: unknown }) =>
-  `The simulated card must hold at least 1 MB (got ${String(iss.input)} bytes).`;
+  `The simulated card must hold from 1 MB to 1 TB (got ${cardText(iss.input)}); choose a card such as 16 GB or 80 GB, or no card.`;
+
+/** A card size as a person reads it: MB below a GB, else GB; anything else as written. */
+function cardText(v: unknown): string {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return String(v);
+  return v < 1e9 ? `${v / 1e6} MB` : `${v / 1e9} GB`;
+}
 
 /** Every setting of a run, in the order their problems are listed. */
 export const trainConfigSchema = z.object({
@@ -67,7 +76,7 @@ export const trainConfigSchema = z.object({
   seed: z.number({ error: seedError }).refine((v) => Number.isInteger(v), { error: seedError }),
   budgetBytes: z
     .number({ error: budgetError })
-    .refine((v) => v >= 1e6, { error: budgetError })
+    .refine((v) => v >= CARD_MIN_BYTES && v <= CARD_MAX_BYTES, { error: budgetError })
     .nullable(),
   preciseProfile: flag('Precise profiling'),
   augmentOn: oneOf('Augmentation device', ['gpu', 'cpu']),

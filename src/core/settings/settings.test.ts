@@ -97,3 +97,16 @@ const DEFAULT_AUGMENT_BAD = {
   brightnessMaxDelta: -1,
   contrastRange: [0.5, 1.5] as [number, number],
 };
+
+describe('the simulated card', () => {
+  it('holds from 1 MB to 1 TB, and a refusal says the range, what it got and what to choose', () => {
+    const refusal = (got: string) =>
+      `The simulated card must hold from 1 MB to 1 TB (got ${got}); choose a card such as 16 GB or 80 GB, or no card.`;
+    expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, budgetBytes: 1e15 })).toEqual([
+      refusal('1000000 GB'),
+    ]);
+    expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, budgetBytes: 0.5e6 })).toEqual([refusal('0.5 MB')]);
+    expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, budgetBytes: 1e12 })).toEqual([]);
+    expect(validateTrainConfig({ ...DEFAULT_TRAIN_CONFIG, budgetBytes: 1e6 })).toEqual([]);
+  });
+});

@@ -183,4 +183,26 @@ describe('a link', () => {
     const read = readLink('tech=none', extended as LinkSettings);
     expect(read.settings.config.techniques).toMatchObject({ backboneOutsideTape: false, future: true });
   });
+
+  it('names a card or learning rate outside what a number can say, with the range', () => {
+    const { ignored } = readLink('card=1e308GB&lr=1e-400,1e-4', BASE);
+    expect(ignored).toEqual([
+      'card=1e308GB: card must be from 1MB to 1000GB (got 1e308GB); e.g. 90MB or 16GB, or none.',
+      'lr=1e-400,1e-4: Frozen learning rate must be above 0 and below 10 (got 1e-400).',
+    ]);
+    expect(readLink('card=1e9MB', BASE).ignored).toEqual([
+      'card=1e9MB: card must be from 1MB to 1000GB (got 1e9MB); e.g. 90MB or 16GB, or none.',
+    ]);
+    expect(readLink('card=1000GB', BASE).settings.config.budgetBytes).toBe(1e12);
+  });
+
+  it('lists the first twenty ignored parameters and counts the rest by reason', () => {
+    const q = Array.from({ length: 1500 }, (_, i) => `k${i}=1`).join('&') + '&batch=0';
+    const { ignored } = readLink(q, BASE);
+    expect(ignored).toHaveLength(21);
+    expect(ignored[0]).toBe('k0=1: the lab has no such setting.');
+    expect(ignored[20]).toBe(
+      '…and 1,481 more ignored: 1,480 because the lab has no such setting; 1 because Batch size must be a whole number from 1 to 1024 (got 0).',
+    );
+  });
 });

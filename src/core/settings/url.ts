@@ -10,7 +10,8 @@
  */
 import type { BackendRequest } from '../device/backend';
 import { weightsForModel } from './modelDefaults';
-import { backendRequestSchema, mergeValid } from './schema';
+import { backendRequestSchema, CARD_MAX_BYTES, CARD_MIN_BYTES, mergeValid } from './schema';
+import { count } from '../format';
 import { messages } from '../schemaFields';
 import type { TechniqueConfig, TrainableSet, TrainConfig } from './trainConfig';
 
@@ -75,8 +76,15 @@ export const TECHNIQUE_FLAGS = {
 
 type BooleanKeys<T> = { [K in keyof T]: T[K] extends boolean ? K : never }[keyof T];
 
-/** A number as written, or the text itself so the schema's message quotes what the link said. */
-const num = (v: string): number | string => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
+/**
+ * A number as written, or the text itself so the schema's message quotes what the link said: also for a
+ * literal too small or too large for a double (1e-400 reads as 0, 1e400 as Infinity).
+ */
+const num = (v: string): number | string => {
+  const n = Number(v);
+  const underflow = n === 0 && /[1-9]/.test(v.split(/e/i)[0] ?? '');
+  return v.trim() !== '' && Number.isFinite(n) && !underflow ? n : v;
+};
 
 const pair = (v: string, sep: RegExp): [number | string, number | string] | null => {
   const parts = v.split(sep);
@@ -262,7 +270,10 @@ function readCard(v: string): LinkPatch | string {
   const m = /^([0-9.e+-]+)(MB|GB)$/i.exec(v);
   const n = m ? Number(m[1]) : NaN;
   if (!m || !Number.isFinite(n)) return 'card must be none or a size in MB or GB, e.g. 90MB or 16GB.';
-  return config({ budgetBytes: Math.round(n * (m[2]!.toUpperCase() === 'GB' ? 1e9 : 1e6)) });
+  const bytes = Math.round(n * (m[2]!.toUpperCase() === 'GB' ? 1e9 : 1e6));
+  if (!(bytes >= CARD_MIN_BYTES && bytes <= CARD_MAX_BYTES))
+    return `card must be from 1MB to 1000GB (got ${v}); e.g. 90MB or 16GB, or none.`;
+  return config({ budgetBytes: bytes });
 }
 
 function writeAugment({ augment: a }: TrainConfig): string {
@@ -338,7 +349,25 @@ export function readLink(query: string, base: LinkSettings): LinkReading {
       applied.push(codec.key);
     }
   }
-  return { settings, applied, ignored };
+  return { settings, applied, ignored: summarised(ignored) };
+}
+
+/** At most this many ignored parameters are listed one by one; the rest are counted in one line. */
+const LISTED_IGNORED = 20;
+
+/** The first ignored parameters each with why, then one line counting the rest by their reason. */
+function summarised(ignored: string[]): string[] {
+  if (ignored.length <= LISTED_IGNORED) return ignored;
+  const byReason = new Map<string, number>();
+  for (const line of ignored.slice(LISTED_IGNORED)) {
+    const reason = line.slice(line.indexOf(': ') + 2).replace(/\.$/, '');
+    byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+  }
+  const reasons = [...byReason].map(([reason, n]) => `${count(n)} because ${reason}`).join('; ');
+  return [
+    ...ignored.slice(0, LISTED_IGNORED),
+    `…and ${count(ignored.length - LISTED_IGNORED)} more ignored: ${reasons}.`,
+  ];
 }
 
 /** `s` with one parameter applied, or why it was refused; a refused parameter changes nothing. */
