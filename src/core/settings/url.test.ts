@@ -161,7 +161,7 @@ describe('a link', () => {
 
   it('refuses weights from a file and an unknown model, saying why', () => {
     expect(readLink('weights=file&model=resnet', BASE).ignored).toEqual([
-      'weights=file: weights from a file cannot come with a link: load the file, or use random or nsfwjs.',
+      'weights=file: weights from a file cannot come with a link: load the file, or use random, nsfwjs or lite0.',
       "model=resnet: Unknown model 'resnet'; choose one from the list.",
     ]);
     expect(writeLink(withConfig({ weights: 'file' }))).not.toContain('weights=');
@@ -169,7 +169,7 @@ describe('a link', () => {
 
   it('refuses a graph model as weights, which a link cannot carry either', () => {
     expect(readLink('weights=graph', BASE).ignored).toEqual([
-      'weights=graph: weights from a file (a graph model) cannot come with a link: load the file, or use random or nsfwjs.',
+      'weights=graph: weights from a file (a graph model) cannot come with a link: load the file, or use random, nsfwjs or lite0.',
     ]);
     expect(writeLink(withConfig({ weights: 'graph' }))).not.toContain('weights=');
   });

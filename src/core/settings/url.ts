@@ -104,7 +104,7 @@ const CODECS: Codec[] = [
     write: (s) => (s.config.weights === 'file' || s.config.weights === 'graph' ? null : s.config.weights),
     read: (v) =>
       v === 'file' || v === 'graph'
-        ? `weights from a file${v === 'graph' ? ' (a graph model)' : ''} cannot come with a link: load the file, or use random or nsfwjs.`
+        ? `weights from a file${v === 'graph' ? ' (a graph model)' : ''} cannot come with a link: load the file, or use random, nsfwjs or lite0.`
         : config({ weights: v }),
   },
   {
