@@ -21,7 +21,7 @@ RUNS = {
     "none": {
         "settings": {"model": "tiny", "batchSize": 4, "fineTune": {"kind": "last", "n": 5},
                      "techniques": {"backboneOutsideTape": True, "accumulationSteps": 2, "checkpointing": "off",
-                                    "cacheFeatures": True, "float16Storage": False}},
+                                    "cacheFeatures": True, "float16Storage": False, "leanBackward": False}},
         "flags": ["--strategy", "none"],
         "replicas": 1,
         "micro": 2,
