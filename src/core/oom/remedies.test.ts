@@ -112,6 +112,15 @@ describe('remediesFor', () => {
     expect(
       remediesFor(input, { ...config, prefetch: 0, batchSize: 1 }, 'fine-tune', names).map((x) => x.id),
     ).toEqual(['lower-resolution', 'bigger-card']);
+    // Twice a 600 GB card is past the 1 TB the settings accept, so it is not offered.
+    expect(
+      remediesFor(
+        input,
+        { ...config, prefetch: 0, batchSize: 1, budgetBytes: 600e9 },
+        'fine-tune',
+        names,
+      ).map((x) => x.id),
+    ).toEqual(['lower-resolution']);
   });
 
   it('counts the trainable set on the model: all layers chosen, a set of one, or more than the model has', () => {

@@ -5,6 +5,7 @@ import type { OomDetails } from '../memory/oom';
 import { microBatchSizes, planInput, planTfjs, type Plan } from '../planner/planner';
 import type { TrainConfig, TrainingPhase } from '../settings/trainConfig';
 import { formatBytes } from '../format';
+import { CARD_MAX_BYTES } from '../settings/schema';
 
 /** One fix the user can apply with a click. */
 export interface Remedy {
@@ -122,6 +123,8 @@ function inputRemedies(oom: OomDetails, config: TrainConfig): Remedy[] {
 function biggerCard(oom: OomDetails, config: TrainConfig): Remedy | null {
   if (oom.kind !== 'budget' || config.budgetBytes === null) return null;
   const budgetBytes = config.budgetBytes * 2;
+  // A card past the settings' range would be refused when applied: no such fix is offered.
+  if (budgetBytes > CARD_MAX_BYTES) return null;
   return {
     id: 'bigger-card',
     title: `Use a card twice as large: ${formatBytes(config.budgetBytes)} → ${formatBytes(budgetBytes)}`,
