@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { FIXTURE_FOLDER_NAME, makeLabelledFolder, writeHugePng, writeOversizedPngHeader } from './fixtures';
-import { openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
+import { goTo, openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
 
 // A 10000×10000 photo as one float32 tensor would be 1.2 GB, far above the 500 MB card: it must be
 // decoded and resized on the host, so its run measures what a run of small photos measures.
@@ -10,13 +10,16 @@ const CARD_MB = 500;
 
 /** Drops a folder, trains one frozen epoch on the simulated card, and returns the run's highest measured step peak. */
 async function trainPeak(page: Page, dir: string, images: number): Promise<number> {
+  await goTo(page, 'data');
   await page.getByTestId('folder-input').setInputFiles(dir);
   await expect(page.getByTestId('dataset-summary')).toContainText(`${images} images in 3 classes`, {
     timeout: 120_000,
   });
   await useTinySettings(page, { size: 32, batchSize: 6, frozenEpochs: 1, fineTuneEpochs: 0 });
   // No prefetching, so no batch is being made while a step is measured, however slowly a photo decodes.
+  await goTo(page, 'train');
   await page.getByTestId('prefetch').fill('0');
+  await goTo(page, 'memory');
   await page.getByTestId('budget-select').selectOption('custom');
   await page.getByTestId('budget-mb').fill(String(CARD_MB));
   await page.getByTestId('train').click();
@@ -41,6 +44,7 @@ test('a 10000×10000 photo among small ones trains on a 500 MB card with the pea
   const smallPeak = await trainPeak(page, small.dir, 18);
   const bigPeak = await trainPeak(page, big.dir, 19);
 
+  await goTo(page, 'data');
   const skipped = page.getByTestId('skipped-files');
   await expect(
     skipped.getByRole('listitem').filter({ hasText: `${FIXTURE_FOLDER_NAME}/squares/panorama.png` }),

@@ -1,5 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
-import { loadSample, openLab, seriousViolations, snapshot, useTinySettings, waitForRunEnd } from './lab';
+import {
+  goTo,
+  loadSample,
+  openLab,
+  seriousViolations,
+  snapshot,
+  useTinySettings,
+  waitForRunEnd,
+} from './lab';
 
 // 32 px keeps SwiftShader's steps short; the card sits between the frozen and the fine-tune peaks.
 const SIZE = 32;
@@ -7,6 +15,7 @@ const CARD_MB = 40;
 
 /** Puts back the settings that run out of memory in the first fine-tune step, after a fix changed one. */
 async function restoreFailingSettings(page: Page, applied: string): Promise<void> {
+  await goTo(page, applied === 'bigger-card' ? 'memory' : 'model');
   if (applied === 'halve-batch') await page.getByTestId('batch-size').fill('16');
   if (applied === 'accumulate') await page.getByTestId('technique-accumulation').fill('1');
   if (applied === 'checkpoint') await page.getByTestId('technique-checkpointing').selectOption('off');
@@ -42,6 +51,7 @@ test('a simulated card runs out during fine-tuning; the panel names the layer, a
     fineTuneEpochs: 1,
     unfreezeLastN: 1000,
   });
+  await goTo(page, 'memory');
   await page.getByTestId('budget-select').selectOption('custom');
   await page.getByTestId('budget-mb').fill(String(CARD_MB));
 
@@ -50,8 +60,11 @@ test('a simulated card runs out during fine-tuning; the panel names the layer, a
   const failed = await snapshot(page);
   expect(failed.run.epochs.map((e) => e.phase)).toEqual(['frozen']);
 
+  // The OOM brings the train view and its panel, wherever the participant was.
   const panel = page.getByTestId('oom-panel');
   await expect(panel).toBeVisible();
+  await expect(panel).toBeFocused();
+  await expect(page.getByTestId('view-tab-train')).toHaveAttribute('aria-selected', 'true');
   const message = page.getByTestId('oom-message');
   // TensorFlow's wording, the sizes in the MB the card was typed in.
   await expect(message).toContainText(
@@ -93,6 +106,7 @@ test('a simulated card runs out during fine-tuning; the panel names the layer, a
     if (round === 2) break;
     // Back to the failing settings: fine-tune straight away, and run out again.
     await restoreFailingSettings(page, fix!);
+    await goTo(page, 'train');
     await page.getByTestId('frozen-epochs').fill('0');
     await page.getByTestId('train').click();
     expect(await waitForRunEnd(page)).toBe('oom');

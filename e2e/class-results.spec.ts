@@ -8,7 +8,7 @@ import { zipModel } from '../src/browser/exports';
 import { buildClassifier } from '../src/ml/models/registry';
 import { tfjsLayersFiles } from '../src/ml/weights/export';
 import { withLabNotes } from '../src/ml/weights/zipModel';
-import { loadSample, openLab, seriousViolations } from './lab';
+import { goTo, loadSample, openLab, seriousViolations } from './lab';
 
 const storeConfig = (page: Page) =>
   page.evaluate(() => {
@@ -37,6 +37,7 @@ async function openWithLink(page: Page, query: string): Promise<void> {
 
 /** The participant's "Export my results" download, saved under `path`. */
 async function exportResults(page: Page, name: string, path: string): Promise<void> {
+  await goTo(page, 'workshop');
   await page.getByTestId('results-name').fill(name);
   const download = page.waitForEvent('download');
   await page.getByTestId('results-export').click();
@@ -56,6 +57,8 @@ test('a class table from three exported results files and one broken file', asyn
   for (const p of people) {
     await openWithLink(page, `${base}&batch=${p.batch}${p.name === 'Ada' ? '&mode=predict' : ''}`);
     if (p.name === 'Ada') {
+      // The guess is asked where the planner's numbers would be.
+      await goTo(page, 'memory');
       await page.getByTestId('guess-kind-peak').check();
       await page.getByTestId('guess-mb').fill('50');
       await page.getByTestId('guess-commit').click();
@@ -141,6 +144,7 @@ test('a lab model zip loads back, is kept in the browser, survives a reload and 
   await writeLabZip(zip);
   await openLab(page);
   await loadSample(page);
+  await goTo(page, 'model');
   await page.getByTestId('weights-file').check();
 
   await page.getByTestId('weights-input').setInputFiles({
@@ -166,6 +170,7 @@ test('a lab model zip loads back, is kept in the browser, survives a reload and 
   // A fresh page of the same browser: the saved model is still listed, read from IndexedDB.
   await openLab(page);
   await loadSample(page);
+  await goTo(page, 'model');
   await page.getByTestId('weights-file').check();
   await page.getByTestId('saved-model-load').click();
   await expect(page.getByTestId('zip-loaded')).toContainText('3 classes (circles, squares, triangles)');

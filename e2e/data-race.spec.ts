@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { makeLabelledFolder } from './fixtures';
-import { openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
+import { goTo, openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
 
 // Thousands of tiny images: enough that the folder's decode check is still running when the next
 // command comes. 2,400 were not always: on a quiet CI machine their check ended before the sample's
@@ -37,6 +37,7 @@ test('the newest data load wins, and no data set is replaced under a running job
   // While a run trains, a folder is refused with a message; the run goes on with the sample.
   // Long enough that it is still training when the folder comes (EarlyStopping kept out of the way).
   await useTinySettings(page, { frozenEpochs: 30, fineTuneEpochs: 0 });
+  await goTo(page, 'train');
   await page.getByLabel('EarlyStopping patience').fill('100');
   await page.getByTestId('train').click();
   await expect

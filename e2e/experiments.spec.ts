@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { loadSample, openLab, snapshot, useTinySettings } from './lab';
+import { goTo, loadSample, openCard, openLab, snapshot, useTinySettings } from './lab';
 
 /** Serious and critical axe violations inside the experiments view (the whole page is layout.spec's). */
 async function seriousInView(page: Page): Promise<string[]> {
@@ -20,6 +20,7 @@ test('an experiment card runs before and after on the sample, shows both measure
   await loadSample(page);
   await useTinySettings(page, { size: 32, batchSize: 16, frozenEpochs: 1, fineTuneEpochs: 0 });
 
+  await openCard(page, 'smaller-batch');
   const card = page.getByTestId('experiment-smaller-batch');
   // The arithmetic on the current settings: 16 × 32×32×3 × 4 bytes, and half of it.
   await expect(card.getByTestId('experiment-smaller-batch-arithmetic')).toContainText(
@@ -56,7 +57,9 @@ test('an experiment card runs before and after on the sample, shows both measure
   await expect(page.getByTestId('batch-size')).toHaveValue('16');
   expect((await snapshot(page)).config.batchSize).toBe(16);
   // Both runs are in the run history.
+  await goTo(page, 'results');
   await expect(page.getByTestId('history-table').locator('tbody tr')).toHaveCount(2);
+  await goTo(page, 'experiments');
 
   // Again: both sides come from the history, nothing trains.
   await button.click();

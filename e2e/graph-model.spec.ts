@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { graphModelFixture } from '../src/ml/models/graphModelFixture';
-import { loadSample, openLab, snapshot, waitForRunEnd, storeValue } from './lab';
+import { goTo, loadSample, openLab, snapshot, waitForRunEnd, storeValue } from './lab';
 
 // A tfjs GraphModel as tensorflowjs_converter writes it (GraphDef JSON and one shard), made here in Node
 // from the lab's own fixture: conv 3x3 -> relu -> mean, a 4-value feature vector per 32x32 image.
@@ -14,6 +14,7 @@ test('a dropped graph model serves the frozen phase only, planned and trained as
   const { modelJson, weightData, shard } = graphModelFixture(SIZE);
   await openLab(page);
   await loadSample(page);
+  await goTo(page, 'model');
   await page.getByTestId('weights-file').check();
   await page.getByTestId('weights-input').setInputFiles([
     { name: 'model.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(modelJson)) },
@@ -32,8 +33,9 @@ test('a dropped graph model serves the frozen phase only, planned and trained as
   await expect(page.getByTestId('fine-tune-epochs')).toHaveValue('0');
   await expect(page.getByTestId('fine-tune-epochs')).toBeDisabled();
   await expect(page.getByTestId('graph-frozen-only')).toContainText('no layers or variables to unfreeze');
-  await page.getByTestId('frozen-epochs').fill('1');
   await page.getByTestId('batch-size').fill('16');
+  await goTo(page, 'train');
+  await page.getByTestId('frozen-epochs').fill('1');
 
   // The planner predicts the frozen phase (graph outside the tape, head trained) and nothing else.
   const frozenPredicted = page.getByTestId('planner-frozen-predicted');
@@ -53,6 +55,7 @@ test('a dropped graph model serves the frozen phase only, planned and trained as
   await expect(page.getByTestId('planner-frozen-measured')).not.toHaveText('—');
 
   // Keras exports do not apply to a graph model's run, and the panel says so instead of offering them.
+  await goTo(page, 'results');
   await expect(page.getByTestId('graph-exports-note')).toContainText('Keras .h5 weights do not apply');
   await expect(page.getByRole('button', { name: 'Weights: Keras .h5' })).toHaveCount(0);
   await expect(page.getByTestId('graph-script-note')).toContainText('No Keras script for a graph model');
@@ -60,6 +63,7 @@ test('a dropped graph model serves the frozen phase only, planned and trained as
 
   // The sweep measures what the run trains: the graph outside the tape and the head, frozen phase only,
   // at the graph's own size; what cannot apply is disabled, with the reason.
+  await goTo(page, 'experiments');
   await expect(page.getByTestId('sweep-graph-note')).toContainText(
     `frozen phase only, at the graph's ${SIZE}×${SIZE} input`,
   );

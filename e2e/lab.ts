@@ -86,6 +86,39 @@ export async function openLab(page: Page, query = ''): Promise<void> {
   await expect.poll(async () => storeValue(page, 'engine.status'), { timeout: 60_000 }).toBe('ready');
 }
 
+/**
+ * The lab's views (src/core/settings/views.ts), and what a journey finds in each:
+ * - data: the folder and sample buttons, the class table, augmented samples, augmentation and split;
+ * - model: the workshop preset, architecture, weights, size, batch, techniques, the layer explorer;
+ * - memory: the card (budget-select, budget-mb, precise-profile), the planner with every column, its
+ *   verdict and batch curve, the memory timeline;
+ * - train: the run panel, the OOM panel and its fixes, loss and accuracy, the phases (epochs, learning
+ *   rates, unfreeze-last-n, prefetch), the log;
+ * - results: results and exports, the run history;
+ * - experiments: the sweep, the largest-batch search, the precision experiment, the remedy cards;
+ * - workshop: the lesson plan, the lessons, the class results.
+ * The run bar (Train, Stop, the predicted peaks, the run's headline) and the workshop bar (mode, Copy
+ * link, the link notice) are on every view; on model and train the planner and the timeline stand
+ * beside the controls (the tfjs columns only).
+ */
+export type View = 'data' | 'model' | 'memory' | 'train' | 'results' | 'experiments' | 'workshop';
+
+/** Shows a view by its tab, as a user does, and waits until it is drawn. */
+export async function goTo(page: Page, view: View): Promise<void> {
+  const tab = page.getByTestId(`view-tab-${view}`);
+  if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId(`view-${view}`)).toBeVisible();
+}
+
+/** Opens a remedy card in the experiments view (a closed card is its title only). */
+export async function openCard(page: Page, id: string): Promise<void> {
+  await goTo(page, 'experiments');
+  const toggle = page.getByTestId(`experiment-${id}-toggle`);
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+}
+
 /** Settings small enough for SwiftShader: the tiny EfficientNet, 32×32 unless told otherwise. */
 export async function useTinySettings(
   page: Page,
@@ -97,13 +130,17 @@ export async function useTinySettings(
     unfreezeLastN?: number;
   } = {},
 ): Promise<void> {
+  const view = await storeValue<View>(page, 'nav.view');
+  await goTo(page, 'model');
   await page.getByTestId('model-select').selectOption('tiny');
   await page.getByTestId('height').fill(String(opts.size ?? 32));
   await page.getByTestId('width').fill(String(opts.size ?? 32));
   await page.getByTestId('batch-size').fill(String(opts.batchSize ?? 16));
+  await goTo(page, 'train');
   await page.getByTestId('frozen-epochs').fill(String(opts.frozenEpochs ?? 1));
   await page.getByTestId('fine-tune-epochs').fill(String(opts.fineTuneEpochs ?? 1));
   await page.getByTestId('unfreeze-last-n').fill(String(opts.unfreezeLastN ?? 1000));
+  await goTo(page, view);
 }
 
 /** Waits for a run to end and returns how it ended. */
@@ -116,6 +153,7 @@ export async function waitForRunEnd(page: Page, timeout = 420_000): Promise<stri
 
 /** Loads the built-in sample and waits until its three classes are listed. */
 export async function loadSample(page: Page): Promise<void> {
+  await goTo(page, 'data');
   await page.getByRole('button', { name: 'Use built-in sample' }).click();
   for (const name of ['circles', 'squares', 'triangles'])
     await expect(page.getByTestId('class-table')).toContainText(name);

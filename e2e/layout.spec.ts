@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { loadSample, openLab, seriousViolations, useTinySettings } from './lab';
+import { goTo, loadSample, openLab, seriousViolations, useTinySettings } from './lab';
 
 /** Whether the element's box lies within the viewport (what the user sees without scrolling). */
 async function inViewport(locator: Locator): Promise<boolean> {
@@ -17,6 +17,7 @@ test('cause and effect on one screen: toggling a block moves the predicted peak 
   await loadSample(page);
   await useTinySettings(page, { size: 32, unfreezeLastN: 0 });
   expect(await seriousViolations(page), 'axe on the first view').toEqual([]);
+  await goTo(page, 'model');
 
   // Toggle a block in the explorer, scrolled into view; the predicted fine-tune peak stays on screen.
   const explorer = page.getByTestId('layer-explorer');

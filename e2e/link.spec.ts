@@ -3,7 +3,7 @@
 // run is kept in the history across a reload.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
+import { goTo, openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
 
 /** The planner's predicted peak per phase as shown (the first line of each cell). */
 async function plannerPeaks(page: Page): Promise<string[]> {
@@ -32,10 +32,13 @@ test('a copied link gives a fresh browser the same settings and planner numbers'
     fineTuneEpochs: 1,
     unfreezeLastN: 12,
   });
+  // The link names the view it was copied on, so the other browser opens where this one is.
+  await goTo(page, 'memory');
   await page.getByTestId('copy-link').click();
   const url = await page.getByTestId('copy-link-field').inputValue();
   expect(url).toContain('model=tiny');
   expect(url).toContain('size=40x40');
+  expect(url).toContain('view=memory');
   const peaks = await plannerPeaks(page);
   expect(peaks.length).toBeGreaterThanOrEqual(2);
 
@@ -44,6 +47,7 @@ test('a copied link gives a fresh browser the same settings and planner numbers'
   other.on('pageerror', (err) => console.log(`[pageerror] ${err.message}`));
   await other.goto(url);
   await expect.poll(async () => (await snapshot(other)).engine.status, { timeout: 60_000 }).toBe('ready');
+  await expect(other.getByTestId('view-tab-memory')).toHaveAttribute('aria-selected', 'true');
   expect(await settingsOf(other)).toEqual(await settingsOf(page));
   expect(await plannerPeaks(other)).toEqual(peaks);
   await expect(other.getByTestId('link-notice')).toContainText('This link set model');
@@ -79,6 +83,7 @@ test('predict, then run: the planner stays hidden until a guess, then guess, pla
   );
   // sample=1 loads the built-in sample once the engine is ready.
   await expect(page.getByTestId('class-table')).toContainText('triangles', { timeout: 60_000 });
+  await goTo(page, 'memory');
   await expect(page.getByTestId('predict-guess')).toBeVisible();
   await expect(page.getByTestId('planner-frozen-predicted')).toHaveCount(0);
   await expect(page.getByTestId('verdict')).toHaveCount(0);
@@ -104,11 +109,13 @@ test('predict, then run: the planner stays hidden until a guess, then guess, pla
   );
 
   // Changing a setting asks for a new guess before the planner shows its numbers again.
+  await goTo(page, 'model');
   await page.getByTestId('batch-size').fill('8');
   await expect(page.getByTestId('predict-guess')).toBeVisible();
   await expect(page.getByTestId('planner-fine-tune-predicted')).toHaveCount(0);
 
   // The run is kept in the history, which survives a reload and exports as CSV.
+  await goTo(page, 'results');
   await expect(page.getByTestId('history-row')).toHaveCount(1);
   await page.reload();
   await expect(page.getByTestId('history-row')).toHaveCount(1);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loadSample, openLab } from './lab';
+import { goTo, loadSample, openLab } from './lab';
 
 // The packaged ImageNet EfficientNet-Lite0 is an asset of the build: with everything but the lab's own
 // server refused, it still loads and reports where it came from. (Training it on SwiftShader took past
@@ -15,6 +15,7 @@ test('the packaged EfficientNet-Lite0 loads with the network blocked, and names 
     );
   await openLab(page, '?model=lite0&weights=lite0&size=32x32&batch=16&epochs=1+0');
   await loadSample(page);
+  await goTo(page, 'model');
   await expect(page.getByTestId('model-select')).toHaveValue('lite0');
   await expect(page.getByTestId('weights-lite0')).toBeChecked();
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
+import { goTo, loadSample, openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
 
 test('precise mode profiles every step with tf.profile, and agrees with the always-on step peak', async ({
   page,
@@ -7,9 +7,11 @@ test('precise mode profiles every step with tf.profile, and agrees with the alwa
   await openLab(page);
   await loadSample(page);
   await useTinySettings(page, { size: 32, batchSize: 16, frozenEpochs: 1, fineTuneEpochs: 0 });
-  await page.getByTestId('precise-profile').check();
   // No prefetching: tf.profile counts every tensor made while the step runs, the pipeline's too.
+  await goTo(page, 'train');
   await page.getByTestId('prefetch').fill('0');
+  await goTo(page, 'memory');
+  await page.getByTestId('precise-profile').check();
 
   // tf.profile hides a kernel's exception, so it cannot run beside the simulated card.
   await page.getByTestId('budget-select').selectOption('4');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loadSample, openLab, snapshot, storeValue, useTinySettings, waitForRunEnd } from './lab';
+import { goTo, loadSample, openLab, snapshot, storeValue, useTinySettings, waitForRunEnd } from './lab';
 
 test('precision experiment: WebGL float16 textures with dynamic loss scaling, reported truthfully', async ({
   page,
@@ -9,6 +9,7 @@ test('precision experiment: WebGL float16 textures with dynamic loss scaling, re
   await openLab(page);
   await loadSample(page);
   await useTinySettings(page, { size: 32, batchSize: 8, frozenEpochs: 1, fineTuneEpochs: 0 });
+  await goTo(page, 'experiments');
   await page.getByTestId('precision-loss-scaling').selectOption('dynamic');
   await page.getByTestId('precision-f16').check();
   await expect(page.getByTestId('backend-name')).toHaveText('webgl');

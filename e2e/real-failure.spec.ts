@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { openLab, trainOneEpochOnWebGPU } from './lab';
+import { goTo, openLab, trainOneEpochOnWebGPU } from './lab';
 
 test('a real WebGPU failure (one tensor above maxBufferSize) is caught, explained, and the lab keeps working', async ({
   page,
 }) => {
   await openLab(page);
   await expect(page.getByTestId('backend-name')).toHaveText('webgpu');
+  await goTo(page, 'workshop');
   await page.getByTestId('provoke-buffer-limit').click();
   const result = page.getByTestId('provoke-result');
   await expect(result).toContainText(

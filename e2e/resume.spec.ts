@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
+import { goTo, loadSample, openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
 
 /** The point of the run saved in this browser's IndexedDB, or null when none is saved. */
 async function savedPoint(page: Page): Promise<{ phase: string; epoch: number } | null> {
@@ -38,6 +38,7 @@ test('a reload during epoch 2 loses nothing: the saved run resumes and each epoc
   await useTinySettings(page, { batchSize: 4, frozenEpochs: 2, fineTuneEpochs: 0 });
   // Without the feature cache epoch 2 runs the backbone as epoch 1 did: it lasts long enough for the
   // reload to land inside it (on cached features it can end, and save, before the reload).
+  await goTo(page, 'model');
   await page.getByTestId('technique-cache-features').uncheck();
   await page.getByTestId('train').click();
 
@@ -55,6 +56,8 @@ test('a reload during epoch 2 loses nothing: the saved run resumes and each epoc
   const before = await snapshot(page);
   await page.reload();
   await expect.poll(async () => storeValue(page, 'engine.status'), { timeout: 60_000 }).toBe('ready');
+  // The reload keeps the view it was on.
+  await expect(page.getByTestId('view-tab-model')).toHaveAttribute('aria-selected', 'true');
   // What was saved is the end of epoch 1: the run continues at epoch 2 of the frozen phase.
   expect(await savedPoint(page)).toEqual({ phase: 'frozen', epoch: 1 });
   const perEpoch = before.run.phases[0]!.batchesPerEpoch;

@@ -13,6 +13,7 @@ import { unzipSync } from 'fflate';
 import '../src/ml/models/layers';
 import '../src/ml/models/normalization';
 import {
+  goTo,
   openLab,
   seriousViolations,
   snapshot,
@@ -81,6 +82,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
     fineTuneEpochs: 1,
     unfreezeLastN: 0,
   });
+  await goTo(page, 'model');
   // The packaged weights are a MobileNetV2: choosing another architecture says it starts from random weights.
   await expect(page.getByTestId('weights-note')).toContainText('random initialisation');
   await chooseEveryBlock(page);
@@ -90,6 +92,8 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await expect(page.getByRole('progressbar', { name: 'Training' })).toBeVisible();
   expect(await waitForRunEnd(page)).toBe('completed');
   s = await snapshot(page);
+  // The checks look at the run where a participant watches it.
+  await goTo(page, 'train');
 });
 
 test.afterAll(async () => {
@@ -130,6 +134,13 @@ async function chooseEveryBlock(p: Page): Promise<void> {
 
 test('built-in sample: frozen epoch then fine-tune epoch on WebGPU, with live memory and the planner beside it', async () => {
   expect(await seriousViolations(page), 'axe after a run, charts drawn').toEqual([]);
+  // The run's headline: its validation accuracy and measured peak, on screen at the top of the view.
+  const headline = page.getByTestId('run-headline');
+  await expect(page.getByTestId('run-headline-accuracy')).toContainText(
+    `${(100 * s.run.epochs.at(-1)!.valAccuracy).toFixed(1)}%`,
+  );
+  await expect(page.getByTestId('run-headline-peak')).toContainText(/measured · webgpu/);
+  await expect(headline).toBeInViewport({ ratio: 1 });
   expect(s.run.backend).toBe('webgpu');
   expect(s.run.phases.map((p) => p.phase)).toEqual(['frozen', 'fine-tune']);
   expect(s.run.phases[1]!.trainableParams).toBeGreaterThan(s.run.phases[0]!.trainableParams);
@@ -219,6 +230,7 @@ async function results(p: Page): Promise<Results> {
 }
 
 test('diagnostics: each phase scores every validation image, and a matrix cell filters the gallery', async () => {
+  await goTo(page, 'results');
   await expect.poll(async () => (await results(page)).reports.length).toBe(2);
   const r = await results(page);
   expect(r.reports.map((d) => d.phase)).toEqual(['frozen', 'fine-tune']);
@@ -254,6 +266,7 @@ const resultsPanel = (p: Page) => p.getByRole('region', { name: 'Results and exp
 async function download(p: Page, name: string | RegExp) {
   const dir = join(tmpdir(), `vram-lab-results-${process.pid}`);
   mkdirSync(dir, { recursive: true });
+  await goTo(p, 'results');
   const waiting = p.waitForEvent('download');
   await resultsPanel(p).getByRole('button', { name }).click();
   const file = await waiting;
@@ -298,15 +311,18 @@ test('the memory timeline CSV has one row per sample the store held', async () =
 });
 
 test('every chart on the page saves as a PNG of its drawing, at twice its size', async () => {
+  // The charts of every view, those not shown now (the memory column is not beside the results) too.
+  await goTo(page, 'results');
   const drawn = await page.evaluate(() =>
     [...document.querySelectorAll<HTMLElement>('figure.chart')].flatMap((f) => {
-      const svg = f.querySelector('svg.chart-svg');
-      return svg ? [{ name: `${f.dataset.testid}.png`, width: svg.getBoundingClientRect().width }] : [];
+      const svg = f.querySelector<SVGSVGElement>('svg.chart-svg');
+      return svg ? [{ name: `${f.dataset.testid}.png`, width: svg.width.baseVal.value }] : [];
     }),
   );
   expect(drawn.map((d) => d.name)).toEqual(
-    expect.arrayContaining(['memory-timeline.png', 'planner-curve-chart.png']),
+    expect.arrayContaining(['memory-timeline.png', 'planner-curve-chart.png', 'loss-chart.png']),
   );
+  expect(drawn.every((d) => d.width > 100)).toBe(true);
   const saved: { name: string; bytes: Buffer }[] = [];
   const onDownload = (d: Download) =>
     void d.path().then((path) => saved.push({ name: d.suggestedFilename(), bytes: readFileSync(path) }));
@@ -329,6 +345,7 @@ test('every chart on the page saves as a PNG of its drawing, at twice its size',
 });
 
 test('the Keras script names the architecture, size, batch, the chosen layers and the remedies', async () => {
+  await goTo(page, 'results');
   await resultsPanel(page)
     .getByLabel(/mixed_float16/)
     .check();
@@ -355,6 +372,7 @@ test('the Keras script names the architecture, size, batch, the chosen layers an
 test('the Keras .h5 weights load back into the lab with nothing missing and nothing mismatched', async () => {
   const h5 = await download(page, 'Weights: Keras .h5');
   expect(h5.name).toMatch(/\.h5$/);
+  await goTo(page, 'model');
   await page.getByTestId('weights-file').check();
   await page.getByTestId('weights-input').setInputFiles(h5.path);
   await expect(page.getByTestId('weights-loaded')).toContainText(h5.name);
@@ -374,8 +392,10 @@ test('one trainable set: a number in the shortcut, then All in the explorer; eve
   const explorer = page.getByTestId('layer-explorer');
   const count = async () =>
     Number(await page.getByTestId('explorer-trainable-params').getAttribute('data-count'));
+  await goTo(page, 'train');
   await page.getByTestId('unfreeze-last-n').fill('2');
   const lastTwo = await count();
+  await goTo(page, 'model');
   await explorer.getByRole('button', { name: 'All' }).click();
   await expect(page.getByTestId('explorer-rule')).toContainText('all layers');
   await expect(page.getByTestId('explorer-choice')).toContainText('all layers');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openLab } from './lab';
+import { goTo, openLab } from './lab';
 
 // The production build is served with the lab's security headers (deploy/headers.ts, vite.config.ts
 // preview.headers), and a whole visit — open, load the sample, train a short run — stays on its origin.
@@ -29,6 +29,7 @@ test('a file:// weights URL is refused with a message, and never fetched', async
     if (request.url().startsWith('file:')) fetched.push(request.url());
   });
   await openLab(page);
+  await goTo(page, 'model');
   await page.getByTestId('weights-file').check();
   await page.getByTestId('weights-url').fill('file:///etc/passwd');
   await page.getByRole('button', { name: 'Load' }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openLab } from './lab';
+import { goTo, openLab } from './lab';
 
 // The seed case, planned only: EfficientNetV2-L cannot be trained in e2e, but the planner can say
 // before anything runs that it will not fit, where it crosses the card, and which batch would.
@@ -8,14 +8,18 @@ test('the seed case gets a verdict: does not fit a 16 GB card, crosses at a name
 }) => {
   test.setTimeout(900_000);
   await openLab(page);
+  await goTo(page, 'model');
   await page.getByTestId('model-select').selectOption('v2-l');
   await page.getByTestId('height').fill('300');
   await page.getByTestId('width').fill('500');
   await page.getByTestId('batch-size').fill('28');
-  await page.getByTestId('fine-tune-epochs').fill('1');
+  await goTo(page, 'memory');
   await page.getByTestId('budget-select').selectOption('16');
   // A stale number in the shortcut field, then "All" in the explorer: the explorer's set is planned.
+  await goTo(page, 'train');
+  await page.getByTestId('fine-tune-epochs').fill('1');
   await page.getByTestId('unfreeze-last-n').fill('20');
+  await goTo(page, 'model');
   const explorer = page.getByTestId('layer-explorer');
   await expect(explorer).toContainText('Output shapes are for an input of 300 × 500', { timeout: 300_000 });
   await explorer.getByRole('button', { name: 'All', exact: true }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
+import { goTo, loadSample, openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
 
 test('Stop during training leaves the page usable and a second run works', async ({ page }) => {
   await openLab(page);
@@ -24,6 +24,7 @@ test('Stop during training leaves the page usable and a second run works', async
 
   // Usable: settings unlocked, preview refreshes, a second shorter run completes.
   await expect(page.getByTestId('batch-size')).toBeEnabled();
+  await goTo(page, 'data');
   await page.getByTestId('refresh-preview').click();
   await expect(page.getByTestId('preview-grid').locator('canvas')).toHaveCount(8);
   await useTinySettings(page, { batchSize: 16, frozenEpochs: 1, fineTuneEpochs: 0 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
+import { goTo, loadSample, openLab, snapshot, useTinySettings, waitForRunEnd, storeValue } from './lab';
 
 test('a sweep measures each point or marks it OOM on the chart, and the largest batch that fits is found', async ({
   page,
@@ -9,9 +9,11 @@ test('a sweep measures each point or marks it OOM on the chart, and the largest 
   await openLab(page);
   await loadSample(page);
   await useTinySettings(page, { size: 32, frozenEpochs: 1, fineTuneEpochs: 1, unfreezeLastN: 1000 });
+  await goTo(page, 'memory');
   await page.getByTestId('budget-select').selectOption('custom');
   await page.getByTestId('budget-mb').fill('40');
 
+  await goTo(page, 'experiments');
   await page.getByTestId('sweep-batches').fill('2, 32');
   await page.getByTestId('sweep-sizes').fill('32');
   // The precision axis, measured: the fine-tune preset also runs with float16 storage.
@@ -70,7 +72,9 @@ test('a sweep measures each point or marks it OOM on the chart, and the largest 
   );
 
   // The answer trains under the card; the next batch up does not.
+  await goTo(page, 'train');
   await page.getByTestId('frozen-epochs').fill('0');
+  await goTo(page, 'model');
   await page.getByTestId('batch-size').fill(String(largest.batch));
   await page.getByTestId('train').click();
   expect(await waitForRunEnd(page)).toBe('completed');

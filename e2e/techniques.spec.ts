@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loadSample, openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
+import { goTo, loadSample, openLab, snapshot, useTinySettings, waitForRunEnd } from './lab';
 
 test('memory-saving techniques: a plain run, then accumulation and checkpointing, compared before/after', async ({
   page,
@@ -15,6 +15,7 @@ test('memory-saving techniques: a plain run, then accumulation and checkpointing
     fineTuneEpochs: 1,
     unfreezeLastN: 1000,
   });
+  await goTo(page, 'model');
   await page.getByTestId('technique-outside-tape').uncheck();
   await page.getByTestId('train').click();
   expect(await waitForRunEnd(page)).toBe('completed');

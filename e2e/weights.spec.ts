@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSample, openLab, useTinySettings, waitForRunEnd } from './lab';
+import { goTo, loadSample, openLab, useTinySettings, waitForRunEnd } from './lab';
 import { writeTinyH5 } from './weightsFixture';
 
 test('a Keras .h5 file loads by layer name with a match report; a mismatched one names the layer', async ({
@@ -14,6 +14,7 @@ test('a Keras .h5 file loads by layer name with a match report; a mismatched one
   await openLab(page);
   await loadSample(page);
   await useTinySettings(page, { size: 32, frozenEpochs: 1, fineTuneEpochs: 0 });
+  await goTo(page, 'model');
   await page.getByTestId('weights-file').check();
   await expect(page.getByTestId('weights-drop')).toContainText('No file loaded');
 

@@ -1,7 +1,7 @@
 // The first minutes of a workshop, as a participant meets them: the first click works, a link opened
 // after another leaves a live page, and every control can be chosen from any state.
 import { expect, test } from '@playwright/test';
-import { openLab, storeValue, waitForRunEnd } from './lab';
+import { goTo, openLab, storeValue, waitForRunEnd } from './lab';
 
 test('the built-in sample, pressed before the engine is ready, still loads', async ({ page }) => {
   page.on('pageerror', (err) => console.log(`[pageerror] ${err.message}`));
@@ -15,6 +15,7 @@ test('the built-in sample, pressed before the engine is ready, still loads', asy
 
 test('a custom card size can be chosen while a preset card is selected', async ({ page }) => {
   await openLab(page, '?card=16GB');
+  await goTo(page, 'memory');
   const select = page.getByTestId('budget-select');
   await expect(select).toHaveValue('16');
   await select.selectOption('custom');
@@ -48,6 +49,8 @@ test('the workshop links, opened one after another in one browser, each leave a 
   await expect(page.getByTestId('class-table')).toContainText('triangles', { timeout: 60_000 });
   await expect(page.getByTestId('model-select')).toHaveValue('tiny');
   await expect(page.getByTestId('settings-problems')).toHaveCount(0);
+  // The guess is asked where the planner's numbers stand.
+  await goTo(page, 'memory');
   await expect(page.getByTestId('predict-guess')).toBeVisible();
   await expect(page.getByTestId('train')).toBeDisabled();
   await expect(page.getByTestId('train-blocker')).toContainText('Commit a guess');
@@ -57,7 +60,9 @@ test('the workshop links, opened one after another in one browser, each leave a 
   await expect(page.getByTestId('train')).toBeEnabled();
   await page.getByTestId('train').click();
   expect(await waitForRunEnd(page)).toBe('oom');
-  // The failure comes to the participant: its panel in view and focused, the layer and first fix named.
+  // The failure comes to the participant: the train view, its panel in view and focused, the layer and
+  // first fix named.
+  await expect(page.getByTestId('view-tab-train')).toHaveAttribute('aria-selected', 'true');
   const oomPanel = page.getByTestId('oom-panel');
   await expect(oomPanel).toBeInViewport({ timeout: 1_000 });
   await expect(oomPanel).toBeFocused();
@@ -77,13 +82,21 @@ test('the workshop links, opened one after another in one browser, each leave a 
   if (await stop.isEnabled()) await stop.click({ timeout: 5_000 }).catch(() => undefined);
   await waitForRunEnd(page);
 
-  for (const link of [LINKS.race, LINKS.experiments]) {
+  // Each link opens the view it names, with the panel it names in view.
+  for (const [link, heading] of [
+    [LINKS.race, '#sweep-title'],
+    [LINKS.experiments, '#experiments-title'],
+  ] as const) {
     await openLab(page, link);
     await expect(page.getByTestId('class-table')).toContainText('triangles', { timeout: 60_000 });
     await expect(page.getByTestId('settings-problems')).toHaveCount(0);
     await expect(page.getByTestId('train')).toBeEnabled();
+    await expect(page.getByTestId('view-tab-experiments')).toHaveAttribute('aria-selected', 'true');
+    await expect(page.locator(heading)).toBeInViewport();
   }
   await openLab(page, LINKS.seed);
+  await expect(page.getByTestId('view-tab-memory')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('#planner-title')).toBeInViewport();
   await expect(page.getByTestId('model-select')).toHaveValue('v2-l');
   await expect(page.getByTestId('settings-problems')).toHaveCount(0);
   await expect(page.getByTestId('verdict')).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loadSample, openLab, snapshot, waitForRunEnd } from './lab';
+import { goTo, loadSample, openLab, snapshot, waitForRunEnd } from './lab';
 
 // One MobileNetV2 run serves three journeys: the packaged weights with the network blocked, the
 // feature cache of the frozen phase, and the workshop preset learning the sample.
@@ -16,6 +16,7 @@ test('the workshop preset: packaged MobileNetV2 weights with the network blocked
   // On SwiftShader the lab's defaults turn augmentation off; a link keeps it on, as on a GPU.
   await openLab(page, '?aug=flip,bright:0.5,contrast:0.5:1.5');
   await loadSample(page);
+  await goTo(page, 'model');
   const cache = page.getByTestId('technique-cache-status');
   await expect(cache).toContainText('Not used: augmentation is on');
 

@@ -1,35 +1,29 @@
 import { BackendBadge } from './components/run/BackendBadge';
-import { ClassResultsPanel } from './components/classResults/ClassResultsPanel';
-import { DatasetPanel } from './components/dataset/DatasetPanel';
-import { ExperimentsPanel } from './components/experiments/ExperimentsPanel';
-import { LayersPanel } from './components/explorer/LayersPanel';
-import { LessonsPanel } from './components/oom/LessonsPanel';
-import { LogPanel } from './components/run/LogPanel';
-import { MemoryPanel } from './components/memory/MemoryPanel';
-import { MetricsPanel } from './components/run/MetricsPanel';
 import { Notice } from './components/ui/Notice';
-import { OomPanel } from './components/oom/OomPanel';
-import { PlannerPanel } from './components/planner/PlannerPanel';
-import { PreviewGrid } from './components/dataset/PreviewGrid';
-import { ResultsPanel } from './components/results/ResultsPanel';
 import { ResumeNotice } from './components/run/ResumeNotice';
 import { RunBar } from './components/run/RunBar';
-import { RunPanel } from './components/run/RunPanel';
-import { SettingsPanel } from './components/settings/SettingsPanel';
-import { SweepSection } from './components/sweep/SweepSection';
-import { HistoryPanel } from './components/workshop/HistoryPanel';
+import { SettingsProblems } from './components/settings/SettingsProblems';
+import { LinkNotice } from './components/workshop/LinkNotice';
 import { WorkshopBar } from './components/workshop/WorkshopBar';
+import { ViewNav } from './components/ui/ViewNav';
+import { Views } from './Views';
 import './components/ui/panels.css';
 
 /**
- * Cause and effect on one screen: the work area (data, settings, layers, runs, sweeps) scrolls on the
- * left while the memory view (the planner's prediction per phase and the live timeline) stays pinned on
- * the right, under a run bar that keeps Train and Stop in reach.
+ * One view per task under a run bar that keeps Train, Stop and the run's headline in reach on every
+ * view, with the views' tabs above it (the view shown is in the address: back, forward and reload keep it).
  */
 export function App() {
   return (
     <>
-      <a className="skip-link" href="#run-bar">
+      <a
+        className="skip-link"
+        href="#run-bar"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('run-bar')?.focus();
+        }}
+      >
         Skip to the run controls
       </a>
       <header className="top">
@@ -38,32 +32,18 @@ export function App() {
         </h1>
         <BackendBadge />
       </header>
-      <RunBar />
+      <div className="pinned">
+        <div className="nav-row">
+          <ViewNav />
+          <WorkshopBar />
+        </div>
+        <RunBar />
+      </div>
+      <LinkNotice />
+      <SettingsProblems />
       <Notice />
       <ResumeNotice />
-      <WorkshopBar />
-      <main className="layout">
-        <div className="column work">
-          <DatasetPanel />
-          <SettingsPanel />
-          <LayersPanel />
-          <RunPanel />
-          <OomPanel />
-          <SweepSection />
-          <ExperimentsPanel />
-          <MetricsPanel />
-          <ResultsPanel />
-          <PreviewGrid />
-          <HistoryPanel />
-          <ClassResultsPanel />
-          <LessonsPanel />
-          <LogPanel />
-        </div>
-        <aside className="column side" aria-label="Memory: predicted and measured">
-          <PlannerPanel />
-          <MemoryPanel />
-        </aside>
-      </main>
+      <Views />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_TRAIN_CONFIG } from '../core/settings/settings';
 import { DEFAULT_SWEEP_GRID } from '../core/sweep/sweep';
+import { LANDING_VIEW } from '../core/settings/views';
 import type { LabState, RunSlice } from './types';
 
 export const INITIAL_RUN: RunSlice['run'] = {
@@ -48,6 +49,7 @@ export function initialState(): LabState {
     provoke: { status: 'idle', result: null, error: null },
     log: [],
     notice: null,
+    nav: { view: LANDING_VIEW },
     workshop: { mode: 'explore', guess: null, view: null, link: null },
     savedRun: { status: 'none', summary: null },
     history: { status: 'loading', entries: [], error: null },

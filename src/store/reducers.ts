@@ -18,6 +18,7 @@ import type { TrainConfig } from '../core/settings/trainConfig';
 import type { Guess } from '../core/run/guess';
 import { graphChoice } from '../core/sweep/graphChoice';
 import type { LabMode, LinkReading } from '../core/settings/url';
+import type { View } from '../core/settings/views';
 import type { LabState, LogEntry, Progress } from './types';
 
 /** Log lines kept. */
@@ -38,6 +39,11 @@ export function noticeCleared(s: LabState): LabState {
 
 export function configChanged(s: LabState, patch: Partial<TrainConfig>): LabState {
   return { ...s, config: { ...s.config, ...patch } };
+}
+
+/** Another view is shown (the tabs, back or forward, a fix or an OOM that brings its panel). */
+export function viewShown(s: LabState, view: View): LabState {
+  return s.nav.view === view ? s : { ...s, nav: { view } };
 }
 
 /** Explore or predict-then-run; a new mode asks for a new guess. */

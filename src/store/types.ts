@@ -23,7 +23,8 @@ import type {
 import type { TrainConfig, TrainingPhase } from '../core/settings/trainConfig';
 import type { ScanResult } from '../core/data/scan';
 import type { Guess } from '../core/run/guess';
-import type { LabMode, ViewId } from '../core/settings/url';
+import type { LabMode } from '../core/settings/url';
+import type { LinkTarget, View } from '../core/settings/views';
 import type { SavedRunSummary } from '../core/run/resume';
 import type { HistoryEntry } from '../core/run/history';
 import type { ExperimentId } from '../core/experiments/experiments';
@@ -235,12 +236,17 @@ export interface PlannerSlice {
   };
 }
 
+/** The view shown; the address's hash mirrors it (browser/viewRoute), so back, forward and reload keep it. */
+export interface NavSlice {
+  nav: { view: View };
+}
+
 /** Workshop mode: predict-then-run, and what the link the page was opened with set. */
 export interface WorkshopSlice {
   workshop: {
     /** Predict hides the planner's numbers until a guess is committed. */ mode: LabMode;
     /** The committed guess, or null. */ guess: Guess | null;
-    /** The panel a link opened, or null. */ view: ViewId | null;
+    /** The view or panel a link opened, or null. */ view: LinkTarget | null;
     /** What the opening link applied and ignored (each with why); null without a link. */
     link: { applied: string[]; ignored: string[]; sample: boolean } | null;
   };
@@ -303,6 +309,7 @@ export interface LabZipSlice {
 }
 
 export type LabState = SettingsSlice &
+  NavSlice &
   HistorySlice &
   ExperimentsSlice &
   LabZipSlice &

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { ExperimentCard } from '../../core/experiments/experiments';
 import { SEED_CONFIG } from '../../core/experiments/experiments';
 import { predictPhases } from '../../core/experiments/math';
@@ -97,10 +97,17 @@ function PairControls({ card, spec, results, running, blocked, onRun }: Omit<Pro
   );
 }
 
-/** One remedy as an experiment: what it changes, why, the arithmetic, and its measured pair. */
+/**
+ * One remedy as an experiment: what it changes, why, the arithmetic, and its measured pair. Closed, it is
+ * its title (the eleven cards open fill five screens); a running card opens, and a card stays as it was
+ * left when the participant switches views.
+ */
 export function ExperimentCardView(props: Props) {
-  const { card, running, blocked, error } = props;
+  const { card, running, error } = props;
   const titleId = `experiment-${card.id}-title`;
+  const bodyId = `experiment-${card.id}-body`;
+  const [open, setOpen] = useState(false);
+  const shown = open || running !== null;
   return (
     <article
       className="experiment"
@@ -109,9 +116,35 @@ export function ExperimentCardView(props: Props) {
       aria-busy={running !== null}
     >
       <h3 id={titleId}>
-        {card.remedy === null ? '' : `${card.remedy}. `}
-        {card.title}
+        <button
+          type="button"
+          className="disclosure"
+          aria-expanded={shown}
+          aria-controls={bodyId}
+          data-testid={`experiment-${card.id}-toggle`}
+          onClick={() => setOpen(!shown)}
+        >
+          {card.remedy === null ? '' : `${card.remedy}. `}
+          {card.title}
+        </button>
       </h3>
+      <div id={bodyId} hidden={!shown}>
+        <CardBody {...props} />
+      </div>
+      {error && (
+        <p role="alert" className="error-text">
+          {error}
+        </p>
+      )}
+    </article>
+  );
+}
+
+/** An open card: what it changes and why, the arithmetic, what tfjs can do of it, and its pair. */
+function CardBody(props: Props) {
+  const { card, running, blocked } = props;
+  return (
+    <>
       <p>
         <strong>Changes:</strong> {card.changes} <strong>Why it saves memory:</strong> {card.why}
       </p>
@@ -139,11 +172,6 @@ export function ExperimentCardView(props: Props) {
       <p role="status" className="hint" data-testid={`experiment-${card.id}-status`}>
         {running ? `Training the ${running} settings on the loaded data…` : ''}
       </p>
-      {error && (
-        <p role="alert" className="error-text">
-          {error}
-        </p>
-      )}
-    </article>
+    </>
   );
 }

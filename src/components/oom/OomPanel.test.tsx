@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OomDetails } from '../../core/memory/oom';
@@ -56,6 +56,9 @@ describe('the OOM panel', () => {
     ranOutOfMemory();
     render(<OomPanel />);
     const panel = screen.getByRole('region', { name: 'Out of memory: ResourceExhaustedError' });
+    // The panel comes to the participant: its view is shown and it takes the focus.
+    await waitFor(() => expect(document.activeElement).toBe(panel));
+    expect(labStore.getState().nav.view).toBe('train');
     expect(within(panel).getByTestId('oom-message').textContent).toMatch(
       /^OOM when allocating tensor with shape\[32,64,64,96\] and type float32 on webgpu/,
     );

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { oomMessage } from '../../core/memory/oom';
 import { HalfPrecisionNote } from './HalfPrecisionNote';
 import { OomCrossing } from './OomCrossing';
@@ -6,25 +6,30 @@ import { OomNumbers } from './OomNumbers';
 import { RemedyItem } from './RemedyItem';
 import { useOomFixes } from './useOomFixes';
 import { KIND_WORDS } from './words';
+import { goToView } from '../ui/goToView';
+import { useLab } from '../ui/useLab';
+
+export const OOM_PANEL_ID = 'oom-panel';
 
 /**
  * What ran out, where, and one-click fixes that continue the run. The panel comes to the participant
- * when memory runs out (scrolled into view and focused), wherever on the page they were.
+ * when memory runs out (its view shown, the panel scrolled into view and focused), wherever in the lab
+ * they were; an experiment card that runs out keeps them on its card, whose table says so.
  */
 export function OomPanel() {
   const found = useOomFixes();
-  const panel = useRef<HTMLElement>(null);
   const oom = found?.oom ?? null;
+  const inExperiment = useLab((s) => s.experiments.active !== null);
   useEffect(() => {
-    if (!oom || !panel.current) return;
-    panel.current.scrollIntoView({ block: 'start' });
-    panel.current.focus({ preventScroll: true });
+    if (oom && !inExperiment) goToView('train', OOM_PANEL_ID);
+    // Only a new OOM brings the panel, not an experiment that ends afterwards.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [oom]);
   if (!found) return null;
   const { fixes, input, failing, crossed } = found;
   return (
     <section
-      ref={panel}
+      id={OOM_PANEL_ID}
       tabIndex={-1}
       className="panel oom"
       aria-labelledby="oom-title"

@@ -1,6 +1,7 @@
 import { fixClaim, type RankedRemedy } from '../../core/oom/remedies';
 import { commands } from '../../store/commands';
 import { formatBytes } from '../../core/format';
+import { goToView } from '../ui/goToView';
 
 /** One fix: the button, why it helps, and the planner's peak for exactly the changed settings. */
 export function RemedyItem({ ranked: r }: { ranked: RankedRemedy }) {
@@ -14,9 +15,7 @@ export function RemedyItem({ ranked: r }: { ranked: RankedRemedy }) {
         onClick={() => {
           void commands().applyRemedy(remedy, fixClaim(r));
           // The OOM panel goes once the run continues: land on the run it fixes, where the claim is measured.
-          const runPanel = document.getElementById('run-panel');
-          runPanel?.scrollIntoView({ block: 'start' });
-          runPanel?.focus({ preventScroll: true });
+          goToView('train', 'run-panel');
         }}
       >
         {remedy.title}

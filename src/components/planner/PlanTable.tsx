@@ -41,38 +41,46 @@ export function PlanTable({ plans, sameConfig, batches, backend }: Props) {
 
 function PlanTableView({ plans, sameConfig, batches, backend }: Props) {
   return (
-    <table className="planner-table">
-      <thead>
-        <tr>
-          <th scope="col">phase</th>
-          <th scope="col">
-            peak <span className="label-predicted">predicted · tfjs</span>
-          </th>
-          <th scope="col">
-            step peak <span className="label-measured">measured · {backend}</span>
-          </th>
-          <th scope="col">error</th>
-          <th scope="col">
-            Keras/CUDA <span className="label-predicted">predicted</span>
-          </th>
-          <th scope="col">
-            mixed fp16 <span className="label-predicted">predicted</span>
-          </th>
-          <th scope="col">work per step</th>
-        </tr>
-      </thead>
-      <tbody>
-        {plans.map((row) => (
-          <PlanRowView
-            key={row.key}
-            row={row}
-            measured={sameConfig ? measuredPeak(batches, row) : undefined}
-            ms={sameConfig ? medianStepMs(batches, row) : undefined}
-            backend={backend}
-          />
-        ))}
-      </tbody>
-    </table>
+    <>
+      <p className="hint beside-only">
+        Beside the controls: tfjs&apos;s prediction and the last run. The Keras/CUDA columns and the work per
+        step are in the Memory view.
+      </p>
+      <table className="planner-table">
+        <thead>
+          <tr>
+            <th scope="col">phase</th>
+            <th scope="col">
+              peak <span className="label-predicted">predicted · tfjs</span>
+            </th>
+            <th scope="col">
+              step peak <span className="label-measured">measured · {backend}</span>
+            </th>
+            <th scope="col">error</th>
+            <th scope="col" className="wide-only">
+              Keras/CUDA <span className="label-predicted">predicted</span>
+            </th>
+            <th scope="col" className="wide-only">
+              mixed fp16 <span className="label-predicted">predicted</span>
+            </th>
+            <th scope="col" className="wide-only">
+              work per step
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {plans.map((row) => (
+            <PlanRowView
+              key={row.key}
+              row={row}
+              measured={sameConfig ? measuredPeak(batches, row) : undefined}
+              ms={sameConfig ? medianStepMs(batches, row) : undefined}
+              backend={backend}
+            />
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 
@@ -95,9 +103,9 @@ function PlanRowView({ row: { key, label, tfjs, keras, mixed }, measured: m, ms,
       <td data-testid={`planner-${key}-error`}>
         {m === undefined ? '—' : pct(predictionError(tfjs.peakBytes, m))}
       </td>
-      <td>{keras ? formatBytes(keras.peakBytes) : '—'}</td>
-      <td>{mixed ? formatBytes(mixed.peakBytes) : '—'}</td>
-      <td>
+      <td className="wide-only">{keras ? formatBytes(keras.peakBytes) : '—'}</td>
+      <td className="wide-only">{mixed ? formatBytes(mixed.peakBytes) : '—'}</td>
+      <td className="wide-only">
         {formatFlops(tfjs.flops)}
         {ms !== undefined && (
           <div className="hint" data-testid={`planner-${key}-speed`}>

@@ -26,9 +26,14 @@ function inlined(svg: SVGSVGElement): SVGSVGElement {
   return copy;
 }
 
-/** The chart's SVG drawn on a canvas of the page's background colour, at twice its size, as a PNG. */
+/**
+ * The chart's SVG drawn on a canvas of the page's background colour, at twice its size, as a PNG. The
+ * size is the one the chart drew at (its width and height attributes), so a chart in a view not shown
+ * now, which has no box on the page, saves as it looked when it was.
+ */
 export async function chartPng(svg: SVGSVGElement, background: string): Promise<Blob> {
-  const { width, height } = svg.getBoundingClientRect();
+  const width = svg.width.baseVal.value;
+  const height = svg.height.baseVal.value;
   const text = new XMLSerializer().serializeToString(inlined(svg));
   const image = new Image();
   image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`;

@@ -7,6 +7,7 @@ import {
   selectTraining,
 } from '../../store/selectors';
 import { RunBarOom } from '../oom/RunBarOom';
+import { RunHeadline } from './RunHeadline';
 import { PeakReadout } from '../planner/PeakReadout';
 import { ProgressBar } from '../ui/ProgressBar';
 import { useLab } from '../ui/useLab';
@@ -60,6 +61,7 @@ export function RunBar() {
         )}
       </div>
       <PeakReadout />
+      <RunHeadline />
       <RunBarOom />
     </section>
   );

@@ -4,7 +4,22 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { initialState } from '../../store/initial';
 import { labStore } from '../../store/store';
-import { SettingsPanel } from './SettingsPanel';
+import { SettingsPanel, type SettingsPart } from './SettingsPanel';
+import { SettingsProblems } from './SettingsProblems';
+
+const PARTS: SettingsPart[] = ['data', 'model', 'card', 'phases', 'precision'];
+
+/** Every part of the form, as the views show them, and the problems listed under the run bar. */
+function AllSettings() {
+  return (
+    <>
+      <SettingsProblems />
+      {PARTS.map((part) => (
+        <SettingsPanel key={part} part={part} />
+      ))}
+    </>
+  );
+}
 
 beforeEach(() => labStore.setState(initialState(), true));
 afterEach(cleanup);
@@ -12,7 +27,7 @@ afterEach(cleanup);
 describe('the settings form', () => {
   it('writes a typed value to the settings, and lists what is out of range until it is fixed', async () => {
     const user = userEvent.setup();
-    render(<SettingsPanel />);
+    render(<AllSettings />);
     expect(screen.queryByRole('alert')).toBeNull();
     const epochs = screen.getByRole('spinbutton', { name: 'Frozen epochs' });
     await user.clear(epochs);
@@ -31,7 +46,7 @@ describe('the settings form', () => {
 
   it('locks every field while a run holds the engine', () => {
     labStore.setState((s) => ({ ...s, run: { ...s.run, status: 'running' } }));
-    render(<SettingsPanel />);
+    render(<AllSettings />);
     const groups = screen.getAllByRole('group').filter((g) => g.parentElement?.tagName === 'SECTION');
     expect(groups.length).toBeGreaterThan(3);
     for (const g of groups) expect(g.hasAttribute('disabled')).toBe(true);

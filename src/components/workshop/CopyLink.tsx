@@ -1,18 +1,19 @@
 import { useState } from 'react';
 import { writeLink } from '../../core/settings/url';
+import { linkView } from '../../core/settings/views';
 import type { LabState } from '../../store/types';
 import { labStore } from '../../store/store';
 
 /** The name the client gives the built-in sample data set (workers/client useSample). */
 const SAMPLE_NAME = 'Built-in sample';
 
-/** A link that puts another browser in this lab's state: settings, backend, sample, view and mode. */
+/** A link that puts another browser in this lab's state: settings, backend, sample, the view shown and mode. */
 export function linkTo(s: LabState, page: string): string {
   const query = writeLink({
     config: s.config,
     backend: s.backendRequest,
     sample: s.dataset.status === 'ready' && s.dataset.name === SAMPLE_NAME,
-    view: s.workshop.view,
+    view: linkView(s.nav.view, s.workshop.view),
     mode: s.workshop.mode,
   });
   return `${page}?${query}`;

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { LINK_TARGETS } from '../../core/settings/views';
 import { commands } from '../../store/commands';
 import { useLab } from '../ui/useLab';
 
@@ -8,7 +9,7 @@ let viewOpened = false;
 
 /**
  * What the link the page was opened with did: the settings it set, each value it ignored and why. It
- * loads the built-in sample once the engine is ready (`sample=1`) and scrolls to the view it names.
+ * loads the built-in sample once the engine is ready (`sample=1`) and scrolls to the panel it names.
  */
 export function LinkNotice() {
   const link = useLab((s) => s.workshop.link);
@@ -23,10 +24,17 @@ export function LinkNotice() {
     void commands().useSample();
   }, [link, engineReady, datasetEmpty]);
 
+  // The link's view is shown from the start (main.tsx); a panel it names inside it is brought into view,
+  // unless a reload or back has since shown another view.
+  const shown = useLab((s) => s.nav.view);
   useEffect(() => {
     if (!view || viewOpened) return;
     viewOpened = true;
-    document.getElementById(`${view}-title`)?.scrollIntoView();
+    const { view: holder, heading } = LINK_TARGETS[view];
+    if (heading && holder === shown)
+      requestAnimationFrame(() => document.getElementById(heading)?.scrollIntoView());
+    // Once, when the page opens: later view changes are the participant's.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [view]);
 
   if (!link || dismissed) return null;

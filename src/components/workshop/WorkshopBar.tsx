@@ -1,15 +1,13 @@
 import { CopyLink } from './CopyLink';
-import { LinkNotice } from './LinkNotice';
 import { ModeSwitch } from './ModeSwitch';
 import './workshop.css';
 
-/** The workshop's controls under the header: the mode, "Copy link", and what an opening link did. */
+/** The workshop's controls, beside the views' tabs on every view: the mode and "Copy link". */
 export function WorkshopBar() {
   return (
     <section className="workshop-bar" aria-label="Workshop" data-testid="workshop-bar">
       <ModeSwitch />
       <CopyLink />
-      <LinkNotice />
     </section>
   );
 }

@@ -14,36 +14,17 @@ import { backendRequestSchema, CARD_MAX_BYTES, CARD_MIN_BYTES, mergeValid } from
 import { count } from '../format';
 import { messages } from '../schemaFields';
 import type { TechniqueConfig, TrainableSet, TrainConfig } from './trainConfig';
+import { isLinkTarget, LINK_TARGET_IDS, type LinkTarget } from './views';
 
 /** Explore shows the planner's numbers at once; predict hides them until a guess is committed. */
 export type LabMode = 'explore' | 'predict';
-
-/** The panels a link can open, by the id of their heading (`${id}-title`). */
-export const VIEW_IDS = [
-  'data',
-  'settings',
-  'layers',
-  'run',
-  'oom',
-  'planner',
-  'memory',
-  'sweep',
-  'metrics',
-  'preview',
-  'lessons',
-  'log',
-  'history',
-  'experiments',
-  'class-results',
-] as const;
-export type ViewId = (typeof VIEW_IDS)[number];
 
 /** Everything a link can set. */
 export interface LinkSettings {
   config: TrainConfig;
   backend: BackendRequest;
   /** Load the built-in sample data set. */ sample: boolean;
-  view: ViewId | null;
+  /** The view, or the panel inside one, the link opens (core/settings/views). */ view: LinkTarget | null;
   mode: LabMode;
 }
 
@@ -52,7 +33,7 @@ interface LinkPatch {
   config?: Partial<TrainConfig>;
   backend?: BackendRequest;
   sample?: boolean;
-  view?: ViewId;
+  view?: LinkTarget;
   mode?: LabMode;
 }
 
@@ -175,10 +156,7 @@ const CODECS: Codec[] = [
   {
     key: 'view',
     write: (s) => s.view,
-    read: (v) =>
-      (VIEW_IDS as readonly string[]).includes(v)
-        ? { view: v as ViewId }
-        : `view must be one of ${VIEW_IDS.join(', ')}.`,
+    read: (v) => (isLinkTarget(v) ? { view: v } : `view must be one of ${LINK_TARGET_IDS.join(', ')}.`),
   },
   {
     key: 'mode',
