@@ -90,6 +90,12 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await page.getByTestId('train').click();
   await expect(page.getByTestId('run-status')).toHaveText('running');
   await expect(page.getByRole('progressbar', { name: 'Training' })).toBeVisible();
+  // A participant looks round the views while it trains: the run goes on, and the timeline keeps
+  // sampling in every view (its rate is checked below).
+  for (const view of ['data', 'memory', 'results', 'experiments', 'workshop', 'model'] as const) {
+    await goTo(page, view);
+    await expect(page.getByTestId('run-status')).toHaveText(/running|completed/);
+  }
   expect(await waitForRunEnd(page)).toBe('completed');
   s = await snapshot(page);
   // The checks look at the run where a participant watches it.

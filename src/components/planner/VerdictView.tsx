@@ -30,7 +30,8 @@ export function VerdictView() {
   if (!verdict)
     return (
       <p className="hint" data-testid="verdict">
-        Choose a card above to get a verdict: fits or not, where it crosses, and the largest batch that fits.
+        Choose a card in the Memory view to get a verdict: fits or not, where it crosses, and the largest
+        batch that fits.
       </p>
     );
   const { what, v } = verdict;

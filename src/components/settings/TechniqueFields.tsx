@@ -10,7 +10,7 @@ export function TechniqueFields() {
   const t = useLab((s) => s.config.techniques);
   return (
     <LockedFieldset legend="Memory-saving techniques" testId="techniques">
-      <div className="fields">
+      <div className="fields fields-wide">
         <CheckboxField
           label="Frozen phase: backbone outside the gradient tape"
           testId="technique-outside-tape"

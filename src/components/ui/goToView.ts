@@ -16,3 +16,24 @@ export function goToView(view: View, focusId?: string): void {
     el.focus({ preventScroll: true });
   });
 }
+
+const USER_MOVES = ['wheel', 'keydown', 'pointerdown', 'touchstart'] as const;
+
+/**
+ * Brings the element with id `id` into view and keeps it there while the page is still drawing (a model
+ * being described, a report arriving above it push it down), for `ms` or until the person scrolls,
+ * types or clicks: where a link's view= sends the participant, even before the page has settled.
+ */
+export function holdInView(id: string, ms = 5000): void {
+  const place = () => document.getElementById(id)?.scrollIntoView({ block: 'start' });
+  const resized = new ResizeObserver(place);
+  const stop = () => {
+    resized.disconnect();
+    clearTimeout(timer);
+    for (const type of USER_MOVES) window.removeEventListener(type, stop, true);
+  };
+  const timer = setTimeout(stop, ms);
+  for (const type of USER_MOVES) window.addEventListener(type, stop, { capture: true, passive: true });
+  resized.observe(document.body);
+  requestAnimationFrame(place);
+}

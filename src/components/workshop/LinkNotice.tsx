@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { LINK_TARGETS } from '../../core/settings/views';
 import { commands } from '../../store/commands';
+import { holdInView } from '../ui/goToView';
 import { useLab } from '../ui/useLab';
 
 // The link's one-time effects run once per page, though StrictMode mounts components twice in dev.
@@ -31,8 +32,7 @@ export function LinkNotice() {
     if (!view || viewOpened) return;
     viewOpened = true;
     const { view: holder, heading } = LINK_TARGETS[view];
-    if (heading && holder === shown)
-      requestAnimationFrame(() => document.getElementById(heading)?.scrollIntoView());
+    if (heading && holder === shown) holdInView(heading);
     // Once, when the page opens: later view changes are the participant's.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [view]);
