@@ -5,6 +5,7 @@ import { RunBar } from './components/run/RunBar';
 import { SettingsProblems } from './components/settings/SettingsProblems';
 import { LinkNotice } from './components/workshop/LinkNotice';
 import { WorkshopBar } from './components/workshop/WorkshopBar';
+import { PanelBoundary } from './components/ui/PanelBoundary';
 import { ViewNav } from './components/ui/ViewNav';
 import { Views } from './Views';
 import './components/ui/panels.css';
@@ -30,19 +31,29 @@ export function App() {
         <h1>
           VRAM Lab <small>see, predict and beat GPU out-of-memory errors</small>
         </h1>
-        <BackendBadge />
+        <PanelBoundary name="The backend badge">
+          <BackendBadge />
+        </PanelBoundary>
       </header>
       <div className="pinned">
         <div className="nav-row">
           <ViewNav />
-          <WorkshopBar />
+          <PanelBoundary name="The workshop bar">
+            <WorkshopBar />
+          </PanelBoundary>
         </div>
-        <RunBar />
+        <PanelBoundary name="The run bar">
+          <RunBar />
+        </PanelBoundary>
       </div>
-      <LinkNotice />
+      <PanelBoundary name="The link notice">
+        <LinkNotice />
+      </PanelBoundary>
       <SettingsProblems />
       <Notice />
-      <ResumeNotice />
+      <PanelBoundary name="The resume notice">
+        <ResumeNotice />
+      </PanelBoundary>
       <Views />
     </>
   );

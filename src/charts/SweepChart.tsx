@@ -192,7 +192,9 @@ function SweepDrawing({ xLabel, rows, budgetBytes, lines, ooms }: DrawingProps) 
       }
     >
       <Axes frame={frame} xFormat={String} yFormat={formatBytes} xLabel={xLabel} />
-      {budgetBytes !== null && <BudgetMarks budgetBytes={budgetBytes} frame={frame} />}
+      {budgetBytes !== null && Number.isFinite(budgetBytes) && (
+        <BudgetMarks budgetBytes={budgetBytes} frame={frame} />
+      )}
       <Curves lines={lines} ooms={ooms} frame={frame} />
       {hovered && (
         <line

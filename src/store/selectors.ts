@@ -60,12 +60,15 @@ export const selectSpecs = memoThree(
 
 /**
  * The loaded data set split into training and validation items (the settings' share and seed), or null
- * without a data set or with a share outside [0, 1). The settings show its counts and the client posts
- * it to the engine: one split, computed once per change of the scan, the share or the seed.
+ * without a data set, with a share outside [0, 1) or a seed that is no number (a cleared field: the
+ * settings' problems name it). The settings show its counts and the client posts it to the engine: one
+ * split, computed once per change of the scan, the share or the seed.
  */
 export const selectSplit = memoThree(
   (scan: LabState['dataset']['scan'], fraction: number, seed: number) =>
-    scan && fraction >= 0 && fraction < 1 ? stratifiedSplit(scan.items, fraction, seed) : null,
+    scan && fraction >= 0 && fraction < 1 && Number.isFinite(seed)
+      ? stratifiedSplit(scan.items, fraction, seed)
+      : null,
   (s) => s.dataset.scan,
   (s) => s.config.validationFraction,
   (s) => s.config.seed,

@@ -3,6 +3,7 @@
 import type { CheckItem, CheckReply, CheckRequest } from '../browser/decodeCheck';
 import { openBitmap, readBlob } from '../browser/decode';
 import { errorMessage } from '../core/format';
+import { append } from '../core/extent';
 
 /** Images being decoded at once: enough to keep the browser's decoder threads and file reads busy. */
 const CONCURRENCY = 16;
@@ -52,6 +53,6 @@ async function drain(): Promise<void> {
 
 self.onmessage = (e: MessageEvent<CheckRequest>) => {
   if (e.data.type === 'end') ended = true;
-  else queue.push(...e.data.items);
+  else append(queue, e.data.items);
   while (running < CONCURRENCY && (next < queue.length || (ended && running === 0))) void drain();
 };

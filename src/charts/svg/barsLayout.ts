@@ -1,6 +1,7 @@
 // Where a horizontal bar chart draws: one row per bar, a value axis from zero with round ticks, and
 // labels cut to the room beside the bars. Pure functions: BarsSvg only renders what these return.
 import { niceTicks, scale } from './ticks';
+import { maxOf } from '../../core/extent';
 
 export interface BarsBox {
   width: number;
@@ -26,7 +27,7 @@ export interface BarsFrame {
 export function barsFrame(values: readonly number[], box: BarsBox): BarsFrame {
   const width = Math.max(10, box.width - box.labelWidth - box.right);
   // An all-zero chart still gets an axis from zero (niceTicks would centre one on the flat value).
-  const largest = Math.max(0, ...values.filter(Number.isFinite)) || 1;
+  const largest = Math.max(0, maxOf(values.filter(Number.isFinite))) || 1;
   const { ticks, domain } = niceTicks(0, largest, Math.max(2, Math.floor(width / 80)), { extend: true });
   return {
     left: box.labelWidth,

@@ -1,16 +1,20 @@
 import type { SweepRow } from '../../core/sweep/sweep';
+import { maxOf, minOf } from '../../core/extent';
 
 /** Values wider apart than this share a log axis: on a linear one the small ones lie on the floor. */
 export const LOG_SPAN = 20;
 
 export type ByteAxis = { log: false } | { log: true; domain: [number, number]; ticks: number[] };
 
-/** Every byte value the chart draws: the rows' peaks and the simulated card. */
+/**
+ * Every byte value the chart draws: the rows' peaks and the simulated card, finite ones only (a card
+ * typed as 1e308 MB is Infinity bytes, which the settings refuse; the axis must still end).
+ */
 export function byteValues(rows: readonly SweepRow[], budgetBytes: number | null): number[] {
   return rows
     .flatMap((r) => [r.measured, r.predicted, r.keras, r.kerasMixed])
     .concat(budgetBytes ?? undefined)
-    .filter((v): v is number => v !== undefined && v > 0);
+    .filter((v): v is number => v !== undefined && Number.isFinite(v) && v > 0);
 }
 
 /**
@@ -20,8 +24,8 @@ export function byteValues(rows: readonly SweepRow[], budgetBytes: number | null
  */
 export function byteAxis(rows: readonly SweepRow[], budgetBytes: number | null): ByteAxis {
   const values = byteValues(rows, budgetBytes);
-  const lo = Math.min(...values);
-  const hi = Math.max(...values);
+  const lo = minOf(values);
+  const hi = maxOf(values);
   if (values.length === 0 || hi / lo <= LOG_SPAN) return { log: false as const };
   const from = Math.floor(Math.log10(lo));
   const to = Math.ceil(Math.log10(hi));

@@ -122,4 +122,14 @@ describe('what the sweep chart draws', () => {
       ),
     ).toEqual([{ x: 16, y: 5 * MB }]);
   });
+
+  it('draws a card of 1e308 MB (Infinity bytes; the tick loop never ended) and of 1e302 bytes on a finite axis', () => {
+    const rows: SweepRow[] = [2, 4, 8].map((x) => ({ x, predicted: x * MB }));
+    for (const card of [1e308 * 1e6, 1e302, Number.NaN]) {
+      const f = sweepFrame(rows, card, BOX);
+      expect(f.yTicks.length, `ticks for a ${card} B card`).toBeGreaterThan(0);
+      expect(f.yTicks.length).toBeLessThan(400);
+      for (const t of f.yTicks) expect(Number.isFinite(f.py(t)), `tick ${t}`).toBe(true);
+    }
+  });
 });

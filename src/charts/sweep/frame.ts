@@ -5,6 +5,7 @@ import type { Box } from '../svg/layout';
 import { niceTicks, scale } from '../svg/ticks';
 import type { Frame } from '../svg/types';
 import { byteAxis, byteValues } from './axis';
+import { maxOf, minOf } from '../../core/extent';
 
 /** Room left and right of the first and last swept value, px, so their dots and ✕ are not cut. */
 export const X_PAD = 16;
@@ -27,8 +28,8 @@ export function spacedTicks(xs: readonly number[], px: (x: number) => number, ga
 }
 
 function xMapping(xs: readonly number[], box: Box, width: number) {
-  const x0 = Math.min(...xs);
-  const x1 = Math.max(...xs);
+  const x0 = minOf(xs);
+  const x1 = maxOf(xs);
   const left = box.left + X_PAD;
   const right = box.left + width - X_PAD;
   // One swept value sits in the middle.
@@ -49,7 +50,7 @@ function yMapping(rows: readonly SweepRow[], budgetBytes: number | null, bottom:
       py: (v: number) => onLog(Math.log10(Math.min(d1, Math.max(d0, v)))),
     };
   }
-  const hi = Math.max(0, ...byteValues(rows, budgetBytes));
+  const hi = Math.max(0, maxOf(byteValues(rows, budgetBytes)));
   const ys = niceTicks(0, hi, 5, { extend: true });
   return {
     log: false,

@@ -2,6 +2,7 @@
 // only renders what these return.
 import type { SweepRow } from '../../core/sweep/sweep';
 import type { SvgLine, SvgPoint } from '../svg/types';
+import { maxOf } from '../../core/extent';
 
 type Value = 'measured' | 'predicted' | 'keras' | 'kerasMixed';
 
@@ -63,6 +64,6 @@ export function sweepSeries(
  * step needed more than that), else at the point's predicted peak, else at the highest measured one.
  */
 export function oomMarks(rows: readonly SweepRow[], budgetBytes: number | null): SvgPoint[] {
-  const highest = Math.max(0, ...rows.map((r) => r.measured ?? 0));
+  const highest = Math.max(0, maxOf(rows.map((r) => r.measured ?? 0)));
   return rows.filter((r) => r.oom).map((r) => ({ x: r.x, y: budgetBytes ?? r.predicted ?? highest }));
 }

@@ -1,5 +1,6 @@
 import type { BatchPoint } from '../../store/types';
 import { formatBytes } from '../../core/format';
+import { maxOf } from '../../core/extent';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
 
@@ -13,7 +14,7 @@ export function CachePair({ batches, backend }: { batches: readonly BatchPoint[]
     const peaks = steps.flatMap((b) => b.peakBytes ?? []);
     return steps.length === 0
       ? null
-      : { peak: peaks.length ? Math.max(...peaks) : null, ms: median(steps.map((b) => b.stepMs)) };
+      : { peak: peaks.length ? maxOf(peaks) : null, ms: median(steps.map((b) => b.stepMs)) };
   };
   const filling = side('filling');
   const reading = side('reading');

@@ -3,6 +3,7 @@ import { planInput, planKeras, planTfjs, type Plan } from '../../core/planner/pl
 import { featureCache } from '../../core/settings/techniques';
 import type { TrainConfig, TrainingPhase } from '../../core/settings/trainConfig';
 import type { BatchPoint } from '../../store/types';
+import { maxOf } from '../../core/extent';
 
 /** One row of the table: a phase, or the frozen phase's steps on cached features. */
 export interface PlanRow {
@@ -51,7 +52,7 @@ export function planRows(spec: ModelSpec, config: TrainConfig): PlanRow[] {
 /** The highest measured step peak among the row's steps. */
 export function measuredPeak(batches: readonly BatchPoint[], row: PlanRow): number | undefined {
   const peaks = batches.filter(row.steps).flatMap((b) => b.peakBytes ?? []);
-  return peaks.length ? Math.max(...peaks) : undefined;
+  return peaks.length ? maxOf(peaks) : undefined;
 }
 
 /** The median step time, for achieved FLOP/s only over steps that did the work the row's FLOPs count. */

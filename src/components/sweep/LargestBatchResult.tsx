@@ -1,5 +1,6 @@
 import type { SweepPoint, SweepStatus } from '../../core/sweep/sweep';
 import { formatBytes } from '../../core/format';
+import { minOf } from '../../core/extent';
 
 interface Props extends Pick<SweepStatus, 'largest'> {
   /** The search's measured probes (the sweep's points while it ran). */ points: readonly SweepPoint[];
@@ -13,7 +14,7 @@ interface Props extends Pick<SweepStatus, 'largest'> {
 export function LargestBatchResult({ largest, points, backendLabel }: Props) {
   if (largest.status === 'idle') return null;
   const tried = largest.tried.map((t) => `${t.batch} ${t.fits ? 'fits' : 'runs out'}`).join(', ');
-  const smallestTried = Math.min(...largest.tried.map((t) => t.batch));
+  const smallestTried = minOf(largest.tried.map((t) => t.batch));
   const answer = largest.batch;
   return (
     <div role="status" data-testid="sweep-largest-result" data-largest={answer ?? ''}>

@@ -9,6 +9,7 @@ import { product, type LayerSpec, type ModelSpec } from '../model/modelSpec';
 import { planInput, planKeras, planTfjs, type Plan } from '../planner/planner';
 import { resolveTrainable } from '../settings/trainable';
 import type { TrainConfig, TrainingPhase } from '../settings/trainConfig';
+import { maxOf } from '../extent';
 
 /** The planner's peak of one step of a phase: tfjs here, and Keras/CUDA in float32 and mixed float16. */
 export interface PhasePrediction {
@@ -50,7 +51,7 @@ export function predictPhases(spec: ModelSpec | null, c: TrainConfig): PhasePred
 
 /** The highest tfjs peak over the phases a configuration trains. */
 export function highestPeak(spec: ModelSpec, c: TrainConfig): number {
-  return Math.max(0, ...phasesOf(c).map((p) => planPhase(spec, c, p).peakBytes));
+  return Math.max(0, maxOf(phasesOf(c).map((p) => planPhase(spec, c, p).peakBytes)));
 }
 
 /** A Conv2D layer's shape as its weights give it: a k×k kernel from cin to cout channels. */
@@ -129,8 +130,8 @@ export function poolVsLive(samples: readonly MemorySample[]): PoolVsLive | null 
   const last = reported[reported.length - 1];
   if (!last) return null;
   return {
-    peakLive: Math.max(...reported.map((s) => s.liveBytes)),
-    peakAllocated: Math.max(...reported.map((s) => s.allocatedBytes!)),
+    peakLive: maxOf(reported.map((s) => s.liveBytes)),
+    peakAllocated: maxOf(reported.map((s) => s.allocatedBytes!)),
     endLive: last.liveBytes,
     endAllocated: last.allocatedBytes!,
   };

@@ -6,6 +6,7 @@ import { microBatchSizes, planInput, planTfjs, type Plan } from '../planner/plan
 import type { TrainConfig, TrainingPhase } from '../settings/trainConfig';
 import { formatBytes } from '../format';
 import { CARD_MAX_BYTES } from '../settings/schema';
+import { maxOf } from '../extent';
 
 /** One fix the user can apply with a click. */
 export interface Remedy {
@@ -299,7 +300,7 @@ export function fixOutcome(
   ranOut: boolean,
 ): FixOutcomeWords {
   const peaks = batches.filter((b) => b.phase === fix.phase).flatMap((b) => b.peakBytes ?? []);
-  const peak = peaks.length > 0 ? Math.max(...peaks) : null;
+  const peak = peaks.length > 0 ? maxOf(peaks) : null;
   const claim = `claimed: ${fix.fits ? 'fits' : 'does not fit'}, ${formatBytes(fix.predictedBytes)} predicted`;
   if (peak === null)
     return {

@@ -16,6 +16,7 @@ import {
 import { fineTunedBackbone } from '../settings/trainable';
 import type { TrainConfig, TrainingPhase } from '../settings/trainConfig';
 import { formatBytes } from '../format';
+import { maxOf } from '../extent';
 
 export type VerdictColumn = 'tfjs' | 'keras-fp32' | 'keras-fp16';
 
@@ -95,7 +96,7 @@ export function forwardCrossing(
   limit: number,
 ): { layer: string; index: number; runningBytes: number } | null {
   const { spec, trainable } = input;
-  const batch = Math.max(...microBatchSizes(input.batch, input.accumulationSteps ?? 1));
+  const batch = maxOf(microBatchSizes(input.batch, input.accumulationSteps ?? 1));
   const checkpointed = input.checkpointing === 'blocks' && !input.backboneOutsideTape;
   const act = column === 'keras-fp16' ? 2 : 4;
   const path = onGradientPath(spec, trainable);

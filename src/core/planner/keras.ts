@@ -1,6 +1,7 @@
 import { product } from '../model/modelSpec';
 import { cats, F32, parameterBytes, sum, type Plan, type PlanInput } from './parts';
 import { gradientPath, stepFlops } from './recipes';
+import { maxOf } from '../extent';
 
 export type Precision = 'float32' | 'mixed_float16';
 
@@ -28,7 +29,7 @@ export function planKeras(input: PlanInput, precision: Precision = 'float32'): P
     return { layer: layer.name, saved: savedBytes, out: O };
   });
   const saved = sum(perLayer.map((l) => l.saved));
-  const largest = Math.max(0, ...perLayer.map((l) => l.out));
+  const largest = Math.max(0, maxOf(perLayer.map((l) => l.out)));
   const categories = cats(params, inputBytes, {
     gradients: params.gradients,
     savedActivations: saved,

@@ -1,3 +1,4 @@
+import { maxOf } from '../extent';
 import { layerParams, type ModelSpec } from '../model/modelSpec';
 
 /** What the planner takes and gives, and the parameter-side bytes both plans share (see planner.ts). */
@@ -85,7 +86,7 @@ export function parameterBytes(input: PlanInput) {
     sum(spec.layers.filter((l) => trainable.has(l.name)).map((l) => sum(l.trainableWeightSizes))) * F32;
   const largestTrainable = Math.max(
     0,
-    ...spec.layers.filter((l) => trainable.has(l.name)).flatMap((l) => l.trainableWeightSizes),
+    maxOf(spec.layers.filter((l) => trainable.has(l.name)).flatMap((l) => l.trainableWeightSizes)),
   );
   return {
     weights,

@@ -4,6 +4,7 @@
  */
 import { predictionError } from '../planner/planner';
 import type { TrainConfig, TrainingPhase } from '../settings/trainConfig';
+import { maxOf } from '../extent';
 
 /** A committed guess: the peak of one phase's step, or whether a step fits on the simulated card. */
 export type Guess =
@@ -65,7 +66,7 @@ export function compareGuess(
     };
   }
   const planFits =
-    limit === null || planned.length === 0 ? null : Math.max(...planned.map((p) => p.peakBytes)) <= limit;
+    limit === null || planned.length === 0 ? null : maxOf(planned.map((p) => p.peakBytes)) <= limit;
   const fits = outcome === null ? null : outcome === 'ran';
   const right = (v: boolean | null) => (v === null || fits === null ? null : v === fits);
   return {

@@ -15,6 +15,7 @@ import { catalogEntry, MODEL_CATALOG, packagedModel, type ModelId } from '../mod
 import { flag, messages, numberBetween, oneOf, shown, wholeNumber } from '../schemaFields';
 import { trainableSetSchema } from './trainable';
 import type { TrainConfig } from './trainConfig';
+import { append } from '../extent';
 
 const MODEL_IDS = MODEL_CATALOG.map((m) => m.id) as [ModelId, ...ModelId[]];
 
@@ -160,7 +161,7 @@ function mergeShape<T extends object>(shape: Shape, value: unknown, fallback: T,
     }
     const parsed = field.safeParse(value[key]);
     if (parsed.success) fields[key] = parsed.data;
-    else problems.push(...messages(parsed));
+    else append(problems, messages(parsed));
   }
   return out;
 }

@@ -193,4 +193,18 @@ describe('class results', () => {
     });
     expect(largestBatchRace([])).toBeNull();
   });
+
+  it('reads a file of 200,000 peaks and one of 160,000 runs (a spread into Math.max overflowed the stack on it)', () => {
+    const peaks = Array.from({ length: 200_000 }, (_, i) => ({ phase: 'fine-tune' as const, peakBytes: i }));
+    const many = { ...run(config(16), 'completed', null), predicted: peaks, measured: peaks };
+    const runs = Array.from({ length: 160_000 }, (_, i) => run(config(1 + (i % 20)), 'completed', 30));
+    const merged = mergeResults([
+      { file: 'peaks.json', text: text(file('Ada', config(16), [many])) },
+      { file: 'runs.json', text: text(file('Bo', config(8), runs)) },
+    ]);
+    expect(merged.problems).toEqual([]);
+    const adaRun = merged.rows.find((r) => r.name === 'Ada' && r.measuredBytes !== null);
+    expect(adaRun?.measuredBytes).toBe(199_999);
+    expect(largestBatchRace(merged.rows)).toMatchObject({ batch: 20, basis: 'measured' });
+  });
 });

@@ -11,6 +11,7 @@ import { catalogEntry } from '../model/models';
 import { trainConfigSchema } from '../settings/schema';
 import type { TrainConfig } from '../settings/trainConfig';
 import { errorMessage } from '../format';
+import { append, maxOf } from '../extent';
 
 export const RESULTS_FORMAT = 'vram-lab-results';
 
@@ -96,7 +97,7 @@ export interface ClassRow {
 }
 
 const MB = 1e6;
-const highest = (p: readonly PhasePeak[]) => (p.length > 0 ? Math.max(...p.map((x) => x.peakBytes)) : null);
+const highest = (p: readonly PhasePeak[]) => (p.length > 0 ? maxOf(p.map((x) => x.peakBytes)) : null);
 
 /** The settings as the table shows them: architecture, size, batch, the card. */
 export function settingsText(c: TrainConfig): string {
@@ -225,7 +226,7 @@ export function mergeResults(files: readonly { file: string; text: string }[]): 
     }
     seen.set(key, file);
     names.push(read.name);
-    rows.push(...rowsOf(read, file));
+    append(rows, rowsOf(read, file));
   }
   return { rows, names, problems };
 }
@@ -268,7 +269,7 @@ export function largestBatchRace(rows: readonly ClassRow[]): RaceResult | null {
   for (const basis of ['measured', 'planned'] as const) {
     const fitting = rows.filter((r) => r.fits === true && r.fitsBasis === basis);
     if (fitting.length === 0) continue;
-    const batch = Math.max(...fitting.map((r) => r.settings.batchSize));
+    const batch = maxOf(fitting.map((r) => r.settings.batchSize));
     const winners = fitting
       .filter((r) => r.settings.batchSize === batch)
       .map((r) => ({ name: r.name, settingsText: r.settingsText }))

@@ -4,6 +4,7 @@ import type { LayerSpec, ModelSpec } from '../../core/model/modelSpec';
 import { describeModel } from '../memory/describe';
 import type { GraphBackbone } from './graphBackbone';
 import type { Classifier } from './head';
+import { append } from '../../core/extent';
 
 /** One executed node of a graph model, as the planner needs it. */
 export interface GraphNode {
@@ -72,7 +73,12 @@ export function graphNodes(
       constants: read.flatMap((r) => constants.get(r) ?? []),
     };
   });
-  nodes.at(-1)?.constants.push(...[...unread].flatMap((r) => constants.get(r) ?? []));
+  const last = nodes.at(-1);
+  if (last)
+    append(
+      last.constants,
+      [...unread].flatMap((r) => constants.get(r) ?? []),
+    );
   return nodes;
 }
 

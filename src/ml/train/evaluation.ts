@@ -7,6 +7,7 @@ import { sparseAccuracy, sparseCategoricalCrossentropy } from './losses';
 import type { Trainer } from './trainer';
 import type { Metrics } from './types';
 import type { Predictions } from './validationReport';
+import { append } from '../../core/extent';
 
 /** A validation pass's mean loss and accuracy, and what it predicted for each image. */
 export interface Evaluation extends Metrics {
@@ -35,9 +36,9 @@ class MetricSum {
     this.loss += (l?.[0] ?? Number.NaN) * n;
     this.correct += (a?.[0] ?? Number.NaN) * n;
     this.count += n;
-    this.predictions.labels.push(...Array.from(labels ?? [], Number));
-    this.predictions.classes.push(...Array.from(classes ?? [], Number));
-    this.predictions.confidence.push(...Array.from(confidence ?? [], Number));
+    append(this.predictions.labels, Array.from(labels ?? [], Number));
+    append(this.predictions.classes, Array.from(classes ?? [], Number));
+    append(this.predictions.confidence, Array.from(confidence ?? [], Number));
   }
 
   result(): Evaluation {

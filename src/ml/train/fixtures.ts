@@ -9,6 +9,7 @@ import { buildClassifier as buildLabModel } from '../models/registry';
 import { NSFWJS_INPUT_SCALE } from '../weights/nsfwjs';
 import { dropoutLayers, setDropoutRate } from '../tfjsInternals';
 import type { RunContext } from './runLoop';
+import { maxOf } from '../../core/extent';
 
 /** Small models and seeded batches shared by the trainer's tests and the techniques bench. */
 
@@ -94,7 +95,7 @@ export function gradientDifference(a: ModelGradients, b: ModelGradients): number
       `Gradients do not pair up: ${x.length} and ${y.length} of ${Object.keys(a.grads).length}.`,
     );
   }
-  return Math.max(...x.map((g, i) => relativeDifference(g, y[i]!)));
+  return maxOf(x.map((g, i) => relativeDifference(g, y[i]!)));
 }
 
 /**

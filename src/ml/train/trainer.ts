@@ -18,6 +18,7 @@ import { restoreOptimizer, saveOptimizer } from './resume';
 import { blockSegments, type Segment } from './segments';
 import { addInto, images, isTensor, mapValues, sliceRows } from './tensors';
 import { DEFAULT_TRAINER_OPTIONS, type StepBatch, type StepMetrics, type TrainerOptions } from './types';
+import { append, maxOf } from '../../core/extent';
 
 /** The classifier cut where the head starts: both halves share the classifier's layers and weights. */
 interface SplitModel {
@@ -193,7 +194,7 @@ export class Trainer {
       technique: {
         mode: this.mode,
         microBatches: run.sizes.length,
-        microBatchSize: Math.max(...run.sizes),
+        microBatchSize: maxOf(run.sizes),
         accumulatorBytes: run.sizes.length > 1 ? gradients : 0,
         checkpoint: run.checkpoint,
         featureCache: batch.features ? (batch.xs ? 'filling' : 'reading') : null,
@@ -243,7 +244,7 @@ export class Trainer {
     for (const size of sizes) {
       const micro: StepBatch = sizes.length === 1 ? batch : sliceRows(batch, begin, size);
       const slices = micro === batch ? [] : [micro.xs, micro.ys, micro.features].filter(isTensor);
-      owned.push(...slices);
+      append(owned, slices);
       begin += size;
       const r = this.microStep(micro, size / n, weightIds, owned);
       // The slice is not needed for the next micro-batch: free it now, not at the end of the step.

@@ -6,6 +6,7 @@ import { assignWeights, type LoadOptions, type WeightReport } from './report';
 import { isKeras3Layout, isZip, readKeras3Layers, readKerasArchive } from './keras3';
 import { flatGroups, type H5Group } from './h5Layout';
 import { shortWeightName, type SourceLayer, type SourceWeight, type WeightSource } from './source';
+import { append, maxOf } from '../../core/extent';
 
 type H5wasm = typeof import('h5wasm').default;
 
@@ -87,7 +88,7 @@ function stringListAttr(group: Group, name: string): string[] | null {
   if (attrs[`${name}0`] === undefined) return null;
   const chunks: string[] = [];
   for (let i = 0; attrs[`${name}${i}`] !== undefined; i++)
-    chunks.push(...values(attrs[`${name}${i}`]?.value));
+    append(chunks, values(attrs[`${name}${i}`]?.value));
   return chunks;
 }
 
@@ -201,7 +202,7 @@ function readLayers(
   for (const name of layerNames) {
     const { layer, bytes: layerBytes } = readLayer(lib, root, name, label);
     bytes += layerBytes;
-    if (layer.weights.length > 0) layers.push(...splitNested(layer));
+    if (layer.weights.length > 0) append(layers, splitNested(layer));
   }
   return { layers, layerNames, bytes, format: 'keras2-h5', root };
 }
@@ -302,7 +303,7 @@ export async function loadKerasH5Weights(
 }
 
 function writeStringList(group: Group, name: string, values: readonly string[]): void {
-  const width = Math.max(1, ...values.map((v) => new TextEncoder().encode(v).length));
+  const width = Math.max(1, maxOf(values.map((v) => new TextEncoder().encode(v).length)));
   const chunks = Math.max(1, Math.ceil((width * values.length) / HDF5_OBJECT_HEADER_LIMIT));
   if (chunks === 1) {
     group.create_attribute(name, [...values], null, `S${width}`);

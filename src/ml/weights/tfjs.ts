@@ -4,6 +4,7 @@ import { WeightLoadError } from './errors';
 import { errorMessage } from '../../core/format';
 import { assignWeights, type LoadOptions, type WeightReport } from './report';
 import { sourceFromArtifacts, sourceFromLayersModel, type WeightSource } from './source';
+import { append } from '../../core/extent';
 
 /** What a dropped file must offer; a DOM `File` has all of it. */
 export interface ModelFileLike {
@@ -288,7 +289,7 @@ export async function fetchTfjsArtifacts(url: string, fetchFn: FetchLike = fetch
       group.bytes,
       buffers.reduce((sum, b) => sum + b.byteLength, 0),
     );
-    shards.push(...buffers);
+    append(shards, buffers);
   }
   return toArtifacts(checked, url, shards);
 }
