@@ -1,8 +1,11 @@
 """Same weights, same four images: the lab's forward pass (Node, tfjs CPU, inference mode) equals Keras'
-model(x, training=False) within 1e-4 max absolute difference, with and without preprocessing layers.
-The tolerance is 1e-4 absolute for outputs of order one (the softmax top) and 1e-4 of the largest value
+model(x, training=False) within 2e-4 max absolute difference, with and without preprocessing layers.
+The tolerance is 2e-4 absolute for outputs of order one (the softmax top) and 2e-4 of the largest value
 for the raw last feature map, whose values reach the hundreds on random weights: float32 rounding
-through 50-150 layers measures 2.5e-5 to 4e-5 of that scale (B0, V2-B0, MobileNetV2, 64x96).
+through 50-150 layers measures 2.5e-5 to 4e-5 of that scale (B0, V2-B0, MobileNetV2, 64x96) on most
+machines, but TensorFlow's CPU kernels follow the processor's instruction set, and on an AVX-512/AMX
+Xeon V2-B0 with its top and preprocessing measured 1.32e-4 (1.34e-4 with oneDNN off) for the same lab
+output.
 Models without preprocessing get the images already scaled to [-1, 1], as a caller that normalises
 its own pixels would pass them (raw 0-255 values into a stem conv give activations in the hundreds,
 where float32 rounding alone exceeds 1e-4)."""
@@ -12,7 +15,7 @@ import pytest
 
 from helpers import calibrate, fixed_images, randomise, write_manifest
 
-TOLERANCE = 1e-4
+TOLERANCE = 2e-4
 HEIGHT, WIDTH = 64, 96
 CLASSES = 10
 KERAS_NAMES = {"b0": "EfficientNetB0", "v2-b0": "EfficientNetV2B0", "mobilenetv2": "MobileNetV2"}

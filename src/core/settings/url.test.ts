@@ -196,6 +196,26 @@ describe('a link', () => {
     expect(readLink('card=1000GB', BASE).settings.config.budgetBytes).toBe(1e12);
   });
 
+  it('reads numbers written in decimal only: hex, binary, octal and Infinity are named, not read', () => {
+    const { settings, ignored } = readLink('batch=0x10&seed=0b11&patience=0o7&prefetch=Infinity', BASE);
+    expect(ignored.map((line) => line.split(':')[0])).toEqual([
+      'batch=0x10',
+      'seed=0b11',
+      'patience=0o7',
+      'prefetch=Infinity',
+    ]);
+    expect(settings.config.batchSize).toBe(BASE.config.batchSize);
+    const read = readLink('batch=16&lr=1e-3,.5e-4&split=0.25&seed=-3', BASE);
+    expect(read.ignored).toEqual([]);
+    expect(read.settings.config).toMatchObject({
+      batchSize: 16,
+      frozenLearningRate: 1e-3,
+      fineTuneLearningRate: 0.5e-4,
+      validationFraction: 0.25,
+      seed: -3,
+    });
+  });
+
   it('lists the first twenty ignored parameters and counts the rest by reason', () => {
     const q = Array.from({ length: 1500 }, (_, i) => `k${i}=1`).join('&') + '&batch=0';
     const { ignored } = readLink(q, BASE);

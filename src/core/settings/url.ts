@@ -57,14 +57,18 @@ export const TECHNIQUE_FLAGS = {
 
 type BooleanKeys<T> = { [K in keyof T]: T[K] extends boolean ? K : never }[keyof T];
 
+/** A number as a person writes one in a link: digits, a point, an exponent (no hex, binary or octal). */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
 /**
  * A number as written, or the text itself so the schema's message quotes what the link said: also for a
- * literal too small or too large for a double (1e-400 reads as 0, 1e400 as Infinity).
+ * literal too small or too large for a double (1e-400 reads as 0, 1e400 as Infinity), and for what
+ * Number() reads but nobody means as a setting (0x10, 0b11, 0o7, Infinity).
  */
 const num = (v: string): number | string => {
   const n = Number(v);
   const underflow = n === 0 && /[1-9]/.test(v.split(/e/i)[0] ?? '');
-  return v.trim() !== '' && Number.isFinite(n) && !underflow ? n : v;
+  return DECIMAL.test(v.trim()) && Number.isFinite(n) && !underflow ? n : v;
 };
 
 const pair = (v: string, sep: RegExp): [number | string, number | string] | null => {
