@@ -1,4 +1,5 @@
 import { stepPeaks } from '../core/memory/phasePeaks';
+import { plannedFor } from '../core/planner/planner';
 import type { LabState } from './types';
 
 /** What the run bar says about the last run once it ended: its accuracy and its measured peaks. */
@@ -8,7 +9,7 @@ export interface RunHeadline {
     number | null;
   /** The highest measured step peak of each phase that ran. */ peaks: { phase: string; peakBytes: number }[];
   backend: string | null;
-  /** Whether the settings are still the run's, so the planner's prediction beside it is for the same run. */
+  /** Whether the planner's prediction beside it is still for the run's settings (the planner panel's own test). */
   sameSettings: boolean;
 }
 
@@ -24,6 +25,6 @@ export function runHeadline(run: LabState['run'], settings: LabState['config']):
     valAccuracy: Number.isFinite(result.valAccuracy) ? result.valAccuracy : null,
     peaks: stepPeaks(run.batches),
     backend: run.backend,
-    sameSettings: config !== null && JSON.stringify(config) === JSON.stringify(settings),
+    sameSettings: config !== null && plannedFor(config) === plannedFor(settings),
   };
 }

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { BatchCurve } from './BatchCurve';
 import { ByteCategories } from './ByteCategories';
-import { plannedFor, planRows } from './planRows';
+import { plannedFor } from '../../core/planner/planner';
+import { planRows } from './planRows';
 import { PlanTable } from './PlanTable';
 import { usePlanned } from './usePlanned';
 import { VerdictView } from './VerdictView';

@@ -17,10 +17,6 @@ export interface PlanRow {
   mixed: Plan | null;
 }
 
-/** The settings a prediction depends on, to match a run's measurements with the prediction shown. */
-export const plannedFor = (c: TrainConfig): string =>
-  JSON.stringify([c.model, c.height, c.width, c.batchSize, c.fineTune, c.prefetch, c.techniques]);
-
 /** Each phase's predicted step, and with the feature cache the frozen steps on cached features. */
 export function planRows(spec: ModelSpec, config: TrainConfig): PlanRow[] {
   const phases: TrainingPhase[] = config.fineTuneEpochs > 0 ? ['frozen', 'fine-tune'] : ['frozen'];

@@ -77,6 +77,10 @@ export function predictionError(predicted: number, measured: number): number {
   return measured > 0 ? ((predicted - measured) / measured) * 100 : 0;
 }
 
+/** The settings a prediction depends on, to match a run's measurements with the prediction shown. */
+export const plannedFor = (c: TrainConfig): string =>
+  JSON.stringify([c.model, c.height, c.width, c.batchSize, c.fineTune, c.prefetch, c.techniques]);
+
 /** The planner's input for one phase of a configuration, in the step mode the trainer runs it in. */
 export function planInput(spec: ModelSpec, c: TrainConfig, phase: TrainingPhase): PlanInput {
   const step = stepModeOf(phase, c.techniques);
