@@ -12,8 +12,8 @@ const OUTCOME_WORDS = {
 };
 
 /**
- * After a run, in the run bar on every view: its validation accuracy and measured peak per phase, with a
- * link to its results. The planner's prediction stands beside it (the peak readout) while the settings
+ * After a run, in the run bar on every view: its validation accuracy and peak per phase, both measured
+ * on the named backend, with a link to its results. The planner's prediction stands beside it (the peak readout) while the settings
  * are still the run's.
  */
 export function RunHeadline() {
@@ -23,7 +23,8 @@ export function RunHeadline() {
   if (!h) return null;
   return (
     <p className="run-headline" data-testid="run-headline">
-      {OUTCOME_WORDS[h.outcome]}:{' '}
+      {OUTCOME_WORDS[h.outcome]}{' '}
+      <span className="label-measured">measured · {h.backend ?? 'unknown backend'}</span>:{' '}
       <span data-testid="run-headline-accuracy">
         {h.valAccuracy === null ? (
           'no validation epoch finished'
@@ -41,8 +42,7 @@ export function RunHeadline() {
               {i > 0 && ', '}
               {p.phase} <strong>{formatBytes(p.peakBytes)}</strong>
             </span>
-          ))}{' '}
-          <span className="label-measured">measured · {h.backend ?? 'unknown backend'}</span>
+          ))}
           {!h.sameSettings && <span className="muted"> (settings changed since)</span>}
         </span>
       )}{' '}
