@@ -128,3 +128,21 @@ test('a link’s view= opens its view, and a link to a panel inside one brings t
     await expect(page.locator(`#${heading}`), `view=${target}`).toBeInViewport();
   }
 });
+
+test('the model view stays within three screens for the seed’s EfficientNetV2-L (84 blocks in the explorer)', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page, '?sample=1&model=v2-l&weights=random&view=model');
+  await expect(page.getByTestId('layer-explorer').locator('[data-testid^="block-"]')).toHaveCount(84, {
+    timeout: 120_000,
+  });
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  expect(height, 'the model view with V2-L').toBeLessThanOrEqual(MAX_VIEW_HEIGHT);
+  // The explorer scrolls within its box: its last block is reached there, and Space still toggles it.
+  const last = page.getByRole('checkbox', { name: 'train block top' });
+  await last.scrollIntoViewIfNeeded();
+  await expect(last).toBeInViewport();
+  expect(await seriousViolations(page), 'axe on the model view with V2-L').toEqual([]);
+});

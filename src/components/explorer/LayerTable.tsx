@@ -17,29 +17,32 @@ interface Props {
 export function LayerTable({ spec, groups, trainable, open, onExpand, onChange, disabled }: Props) {
   return (
     // Arrow keys move between the table's controls (see keyboard.ts); each control keeps its own Tab stop.
-    <table className="layer-table" onKeyDown={onExplorerKey} aria-describedby="layer-table-keys">
-      <thead>
-        <tr>
-          <th scope="col">Train</th>
-          <th scope="col">Layer</th>
-          <th scope="col">Type</th>
-          <th scope="col">Output shape (N × H × W × C)</th>
-          <th scope="col">Parameters</th>
-        </tr>
-      </thead>
-      {groups.map((group) => (
-        <Group
-          key={group.block}
-          spec={spec}
-          group={group}
-          trainable={trainable}
-          expanded={open.has(group.block)}
-          onExpand={() => onExpand(group.block)}
-          onChange={onChange}
-          disabled={disabled}
-        />
-      ))}
-    </table>
+    // The table scrolls inside its box, so a model of 80 blocks keeps the view to a few screens.
+    <div className="layer-table-scroll">
+      <table className="layer-table" onKeyDown={onExplorerKey} aria-describedby="layer-table-keys">
+        <thead>
+          <tr>
+            <th scope="col">Train</th>
+            <th scope="col">Layer</th>
+            <th scope="col">Type</th>
+            <th scope="col">Output shape (N × H × W × C)</th>
+            <th scope="col">Parameters</th>
+          </tr>
+        </thead>
+        {groups.map((group) => (
+          <Group
+            key={group.block}
+            spec={spec}
+            group={group}
+            trainable={trainable}
+            expanded={open.has(group.block)}
+            onExpand={() => onExpand(group.block)}
+            onChange={onChange}
+            disabled={disabled}
+          />
+        ))}
+      </table>
+    </div>
   );
 }
 
